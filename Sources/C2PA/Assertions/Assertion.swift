@@ -1,0 +1,30 @@
+/// A created assertion: a label and the content box that goes into its JUMBF superbox.
+public protocol Assertion: Sendable {
+    var label: String { get }
+    func content() throws -> AssertionContent
+}
+
+public enum AssertionContent: Sendable {
+    case cbor(CBOR)
+    case json([UInt8])
+    case embeddedFile(mediaType: String, data: [UInt8])
+
+    var jumbfType: JUMBFType {
+        switch self {
+        case .cbor: return .cbor
+        case .json: return .json
+        case .embeddedFile: return .embeddedFile
+        }
+    }
+
+    var boxes: [JUMBFNode] {
+        switch self {
+        case .cbor(let value): return [.content(type: "cbor", payload: value.encoded())]
+        case .json(let bytes): return [.content(type: "json", payload: bytes)]
+        case .embeddedFile(let mediaType, let data):
+            // bfdb: toggles (0: no file name, not external), media type, NUL.
+            return [.content(type: "bfdb", payload: [0] + Array(mediaType.utf8) + [0]),
+                    .content(type: "bidb", payload: data)]
+        }
+    }
+}

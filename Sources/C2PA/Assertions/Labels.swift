@@ -1,0 +1,23 @@
+/// Every C2PA label lensd writes or reads, in one place.
+public enum Labels {
+    public static let manifestStore = "c2pa"
+    public static let assertionStore = "c2pa.assertions"
+    public static let claimV2 = "c2pa.claim.v2"
+    public static let claimV1 = "c2pa.claim"
+    public static let signature = "c2pa.signature"
+
+    public static let actions = "c2pa.actions.v2"
+    public static let metadata = "c2pa.metadata"
+    public static let dataHash = "c2pa.hash.data"
+    public static let thumbnailClaimJPEG = "c2pa.thumbnail.claim.jpeg"
+
+    /// Strips the version and instance suffixes: "c2pa.actions.v2" and "c2pa.actions__1" → "c2pa.actions".
+    public static func base(_ label: String) -> String {
+        var parts = label.split(separator: "__", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            .split(separator: ".", omittingEmptySubsequences: false)
+        if let last = parts.last, last.count > 1, last.first == "v", last.dropFirst().allSatisfy(\.isNumber) {
+            parts.removeLast()
+        }
+        return parts.joined(separator: ".")
+    }
+}

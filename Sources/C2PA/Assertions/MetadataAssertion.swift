@@ -1,0 +1,95 @@
+import Foundation
+
+/// Where the device was when it captured, as its location source reported it.
+public struct GeoLocation: Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+    /// Metres above mean sea level; only for a 3D fix.
+    public var altitude: Double?
+    /// Horizontal accuracy radius in metres.
+    public var horizontalError: Double
+    /// The fix's own time, so verifiers can cross-check the system clock.
+    public var fixTime: Date
+    /// A location declared in the configuration rather than measured.
+    public var isDeclared: Bool
+
+    public init(latitude: Double, longitude: Double, altitude: Double? = nil, horizontalError: Double,
+                fixTime: Date, isDeclared: Bool = false) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.horizontalError = horizontalError
+        self.fixTime = fixTime
+        self.isDeclared = isDeclared
+    }
+}
+
+/// What the capture pipeline knows about a photo; every field comes from the device, never a client.
+public struct CaptureMetadata: Sendable, Equatable {
+    public var captureTime: Date
+    public var timeZone: TimeZone
+    public var make: String
+    public var model: String
+    public var digitalZoomRatio: Double?
+    public var location: GeoLocation?
+
+    public init(captureTime: Date, timeZone: TimeZone = .current, make: String, model: String,
+                digitalZoomRatio: Double? = nil, location: GeoLocation? = nil) {
+        self.captureTime = captureTime
+        self.timeZone = timeZone
+        self.make = make
+        self.model = model
+        self.digitalZoomRatio = digitalZoomRatio
+        self.location = location
+    }
+}
+
+/// `c2pa.metadata`: JSON-LD with the Exif/TIFF fields of DESIGN.md's one list, XMP value formats.
+public struct MetadataAssertion: Assertion {
+    public var metadata: CaptureMetadata
+    public var label: String { Labels.metadata }
+
+    public init(_ metadata: CaptureMetadata) { self.metadata = metadata }
+
+    public func content() throws -> AssertionContent {
+        .json(try JSONSerialization.data(withJSONObject: fields(), options: [.sortedKeys, .withoutEscapingSlashes]).map { $0 })
+    }
+
+    func fields() -> [String: Any] {
+        let m = metadata
+        var fields: [String: Any] = [
+            "@context": ["exif": "http://ns.adobe.com/exif/1.0/", "tiff": "http://ns.adobe.com/tiff/1.0/"],
+            "exif:DateTimeOriginal": Timestamps.iso8601(m.captureTime, in: m.timeZone),
+            "exif:OffsetTimeOriginal": Timestamps.offset(of: m.captureTime, in: m.timeZone),
+            "tiff:Make": m.make,
+            "tiff:Model": m.model,
+        ]
+        if let zoom = m.digitalZoomRatio { fields["exif:DigitalZoomRatio"] = Self.rational(zoom, denominator: 100) }
+        guard let fix = m.location else { return fields }
+        fields["exif:GPSVersionID"] = "2.2.0.0"
+        fields["exif:GPSLatitude"] = Self.coordinate(fix.latitude, positive: "N", negative: "S")
+        fields["exif:GPSLongitude"] = Self.coordinate(fix.longitude, positive: "E", negative: "W")
+        if let altitude = fix.altitude {
+            fields["exif:GPSAltitudeRef"] = altitude < 0 ? 1 : 0
+            fields["exif:GPSAltitude"] = Self.rational(abs(altitude), denominator: 100)
+        }
+        fields["exif:GPSHPositioningError"] = Self.rational(fix.horizontalError, denominator: 100)
+        fields["exif:GPSDateStamp"] = Timestamps.exifDateUTC(fix.fixTime)
+        fields["exif:GPSTimeStamp"] = Timestamps.rfc3339UTC(fix.fixTime)
+        if fix.isDeclared { fields["exif:GPSProcessingMethod"] = "MANUAL" }
+        return fields
+    }
+
+    /// XMP GPSCoordinate "DDD,MM.mmmmmmK": whole degrees, decimal minutes (6 places ≈ 2 mm).
+    static func coordinate(_ value: Double, positive: String, negative: String) -> String {
+        let microMinutes = (abs(value) * 60_000_000).rounded()
+        let degrees = Int(microMinutes / 60_000_000)
+        let minutes = (microMinutes - Double(degrees) * 60_000_000) / 1_000_000
+        return String(format: "%d,%09.6f%@", degrees, minutes, value < 0 ? negative : positive)
+    }
+
+    /// XMP rational "num/den".
+    static func rational(_ value: Double, denominator: Int) -> String {
+        "\(Int((value * Double(denominator)).rounded()))/\(denominator)"
+    }
+}

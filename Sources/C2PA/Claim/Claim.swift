@@ -1,0 +1,56 @@
+import LensCrypto
+
+/// A claim as read from a manifest: v2 (`c2pa.claim.v2`) or v1 (`c2pa.claim`).
+public struct Claim: Sendable {
+    public let version: Int
+    /// The claim bytes exactly as stored; the signature covers them.
+    public let bytes: [UInt8]
+    public let instanceID: String?
+    public let generatorName: String?
+    public let generatorVersion: String?
+    public let signatureURL: String?
+    public let algorithm: DigestAlgorithm?
+    public let algorithmName: String
+    public let title: String?
+    /// created + gathered assertions (v2) or assertions (v1), in claim order.
+    public let assertionReferences: [HashedURI]
+
+    public init(bytes: [UInt8], version: Int) throws {
+        let cbor = try CBORDecoder.decode(bytes)
+        guard cbor.mapPairs != nil else { throw C2PAError.malformed("the claim is not a CBOR map") }
+        self.bytes = bytes
+        self.version = version
+        instanceID = cbor["instanceID"]?.textValue
+        signatureURL = cbor["signature"]?.textValue
+        title = cbor["dc:title"]?.textValue
+        algorithmName = cbor["alg"]?.textValue ?? "sha256"
+        algorithm = DigestAlgorithm(rawValue: algorithmName)
+        // v2 has one generator map; v1 has a claim_generator string and an array of maps.
+        let info = cbor["claim_generator_info"].flatMap { $0.arrayValue?.first ?? $0 }
+        generatorName = info?["name"]?.textValue ?? cbor["claim_generator"]?.textValue
+        generatorVersion = info?["version"]?.textValue
+        let lists = version >= 2 ? ["created_assertions", "gathered_assertions"] : ["assertions"]
+        var references: [HashedURI] = []
+        for list in lists {
+            for item in cbor[list]?.arrayValue ?? [] {
+                guard let reference = HashedURI(cbor: item) else {
+                    throw C2PAError.malformed("claim \(list) entry is not a hashed URI")
+                }
+                references.append(reference)
+            }
+        }
+        assertionReferences = references
+    }
+
+    /// Builds the CBOR of a v2 claim.
+    static func encodeV2(instanceID: String, generator: ClaimGeneratorInfo, signatureURL: String,
+                         createdAssertions: [HashedURI], algorithm: DigestAlgorithm) -> [UInt8] {
+        CBOR.textMap([
+            ("instanceID", .text(instanceID)),
+            ("claim_generator_info", generator.cbor),
+            ("signature", .text(signatureURL)),
+            ("created_assertions", .array(createdAssertions.map(\.cbor))),
+            ("alg", .text(algorithm.rawValue)),
+        ]).encoded()
+    }
+}

@@ -1,0 +1,21 @@
+/// Who made the claim: the software, its version, the operating system, and the spec it follows.
+public struct ClaimGeneratorInfo: Sendable, Equatable {
+    public var name: String
+    public var version: String
+    public var operatingSystem: String?
+    public var specVersion: String
+
+    public init(name: String, version: String, operatingSystem: String? = nil, specVersion: String = "2.2") {
+        self.name = name
+        self.version = version
+        self.operatingSystem = operatingSystem
+        self.specVersion = specVersion
+    }
+
+    var cbor: CBOR {
+        var entries: [(String, CBOR)] = [("name", .text(name)), ("version", .text(version))]
+        if let operatingSystem { entries.append(("operating_system", .text(operatingSystem))) }
+        entries.append(("specVersion", .text(specVersion)))
+        return .textMap(entries)
+    }
+}

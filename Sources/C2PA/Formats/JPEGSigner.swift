@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LensCrypto
+
+/// Embeds a signed manifest store into a JPEG as APP11 segments right after APP0 (or SOI).
+/// The hard binding excludes exactly the inserted bytes, so the data hash is the hash of the
+/// original JPEG: it is computed in the single pass that copies the bytes.
+public struct JPEGSigner: Sendable {
+    public let writer: ManifestWriter
+    /// JUMBF bytes per APP11 segment.
+    public let chunkSize: Int
+
+    public init(writer: ManifestWriter, chunkSize: Int = 65_000) throws {
+        guard (1...JPEGXT.maximumChunk).contains(chunkSize) else {
+            throw C2PAError.unsupported("APP11 chunk size must be 1...\(JPEGXT.maximumChunk)")
+        }
+        self.writer = writer
+        self.chunkSize = chunkSize
+    }
+
+    /// Signs a JPEG held in memory.
+    public func sign(_ jpeg: [UInt8]) throws -> [UInt8] {
+        try jpeg.withUnsafeBytes { raw in
+            guard let insertion = try Self.insertionOffset(raw, isWholeFile: true) else {
+                throw C2PAError.malformed("JPEG has no start of scan")
+            }
+            let plan = try layout(insertionAt: insertion)
+            let store = try plan.store(hash: Digest.hash(raw))
+            var out: [UInt8] = []
+            out.reserveCapacity(jpeg.count + plan.segmentsLength)
+            out += raw[..<insertion]
+            out += JPEGXT.segments(store: store, chunk: chunkSize)
+            out += raw[insertion...]
+            return out
+        }
+    }
+
+    /// Signs the JPEG at `inputPath` into `outputPath` (created or truncated) in one pass: the
+    /// header goes out first, a gap of the store's final size is left, the rest is hashed while it
+    /// is copied, and the signed store is written into the gap at the end.
+    public func sign(inputPath: String, outputPath: String, bufferSize: Int = 1 << 20) throws {
+        let input = try POSIXFile(path: inputPath, flags: O_RDONLY)
+        let output = try POSIXFile(path: outputPath, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        let hasher = Hasher(.sha256)
+        var buffer = [UInt8](repeating: 0, count: max(bufferSize, 4096))
+        // Read until the header (everything before SOS) is in the buffer.
+        var filled = 0
+        var insertion: Int?
+        while insertion == nil {
+            if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
+            let n = try buffer.withUnsafeMutableBytes { try input.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            filled += n
+            insertion = try buffer.withUnsafeBytes { try Self.insertionOffset(UnsafeRawBufferPointer(rebasing: $0[..<filled]), isWholeFile: n == 0) }
+            if n == 0 && insertion == nil { throw C2PAError.malformed("JPEG ends inside its header") }
+        }
+        let plan = try layout(insertionAt: insertion!)
+        try buffer.withUnsafeBytes { raw in
+            let head = UnsafeRawBufferPointer(rebasing: raw[..<filled])
+            hasher.update(head)
+            try output.write(UnsafeRawBufferPointer(rebasing: head[..<insertion!]))
+            try output.seek(to: insertion! + plan.segmentsLength)
+            try output.write(UnsafeRawBufferPointer(rebasing: head[insertion!...]))
+        }
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
+            if n == 0 { break }
+            try buffer.withUnsafeBytes { raw in
+                let chunk = UnsafeRawBufferPointer(rebasing: raw[..<n])
+                hasher.update(chunk)
+                try output.write(chunk)
+            }
+        }
+        let store = try plan.store(hash: hasher.finalize())
+        try output.write(JPEGXT.segments(store: store, chunk: chunkSize), at: insertion!)
+    }
+
+    /// The size of the APP11 segments and a way to build the store once the hash is known.
+    private struct Layout {
+        let binding: (_ hash: [UInt8]) -> DataHashAssertion
+        let segmentsLength: Int
+        let writer: ManifestWriter
+        let storeSize: Int
+
+        func store(hash: [UInt8]) throws -> [UInt8] {
+            let store = try writer.signedStore(hardBinding: binding(hash))
+            guard store.count == storeSize else {
+                throw C2PAError.signing("manifest store is \(store.count) bytes, \(storeSize) were reserved")
+            }
+            return store
+        }
+    }
+
+    /// The exclusion length depends on the store size, which depends on how the length encodes;
+    /// it settles in at most a few rounds because it only grows.
+    private func layout(insertionAt insertion: Int) throws -> Layout {
+        var length = 0
+        for _ in 0..<8 {
+            let exclusionLength = length
+            let binding = { (hash: [UInt8]) in
+                DataHashAssertion(exclusions: [.init(start: insertion, length: exclusionLength)], hash: hash)
+            }
+            let storeSize = try writer.storeSize(hardBinding: binding([UInt8](repeating: 0, count: 32)))
+            let needed = JPEGXT.segmentsLength(storeSize: storeSize, chunk: chunkSize)
+            if needed == length {
+                return Layout(binding: binding, segmentsLength: length, writer: writer, storeSize: storeSize)
+            }
+            length = needed
+        }
+        throw C2PAError.signing("the manifest store size does not settle")
+    }
+
+    /// After the last APP0, else right after SOI. Refuses a JPEG that already has a C2PA store:
+    /// lensd signs its own fresh captures, it does not update manifests.
+    /// Returns nil when `header` ends before the header does and more bytes may follow.
+    static func insertionOffset(_ header: UnsafeRawBufferPointer, isWholeFile: Bool) throws -> Int? {
+        let (segments, complete) = try JPEGSegment.scanHeader(header)
+        guard complete else {
+            if isWholeFile { throw C2PAError.malformed("JPEG has no start of scan") }
+            return nil
+        }
+        if try JPEGXT.manifestStore(in: header, segments: segments) != nil {
+            throw C2PAError.unsupported("the JPEG already carries a C2PA manifest store")
+        }
+        return segments.last(where: { $0.marker == JPEGSegment.app0 })?.end ?? 2
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import LensCrypto
+
+/// Builds and signs one manifest store around a list of created assertions and a hard binding.
+/// It knows nothing about containers: a JPEG or MP4 writer supplies the hard binding and places
+/// the bytes. Labels and salts are fixed at creation, so every layout of the same writer has the
+/// same size as long as the hard binding keeps its size — which lets containers size the store
+/// before the asset hash is known and sign exactly once.
+public struct ManifestWriter: Sendable {
+    public let manifestLabel: String
+    public let instanceID: String
+    private let generator: ClaimGeneratorInfo
+    private let assertions: [any Assertion]
+    private let signer: ClaimSigner
+    private let salts: [[UInt8]]
+    private let hardBindingSalt: [UInt8]
+
+    public init(generator: ClaimGeneratorInfo, assertions: [any Assertion], signer: ClaimSigner) {
+        let id = UUID().uuidString.lowercased()
+        manifestLabel = "urn:c2pa:\(id)"
+        instanceID = "xmp.iid:\(id)"
+        self.generator = generator
+        self.assertions = assertions
+        self.signer = signer
+        salts = assertions.map { _ in Self.randomSalt() }
+        hardBindingSalt = Self.randomSalt()
+    }
+
+    /// The store with `hardBinding` in place, signed.
+    public func signedStore(hardBinding: any Assertion) throws -> [UInt8] {
+        try store(hardBinding: hardBinding) { try COSESign1.sign(payload: $0, signer: signer) }
+    }
+
+    /// The size `signedStore` will have, without signing.
+    public func storeSize(hardBinding: any Assertion) throws -> Int {
+        try store(hardBinding: hardBinding) { _ in
+            COSESign1.encodeUnsigned(chain: signer.certificateChain, algorithm: signer.algorithm)
+        }.count
+    }
+
+    private func store(hardBinding: any Assertion, signature: ([UInt8]) throws -> [UInt8]) throws -> [UInt8] {
+        var assertionBoxes: [JUMBFSuperbox] = []
+        for (assertion, salt) in zip(assertions + [hardBinding], salts + [hardBindingSalt]) {
+            let content = try assertion.content()
+            assertionBoxes.append(JUMBFSuperbox(
+                description: JUMBFDescription(type: content.jumbfType, label: assertion.label, salt: salt),
+                children: content.boxes))
+        }
+        let references = assertionBoxes.map {
+            HashedURI(url: "self#jumbf=\(Labels.assertionStore)/\($0.label!)", hash: Digest.hash($0.payload))
+        }
+        let claim = Claim.encodeV2(
+            instanceID: instanceID, generator: generator,
+            signatureURL: "self#jumbf=/\(Labels.manifestStore)/\(manifestLabel)/\(Labels.signature)",
+            createdAssertions: references, algorithm: .sha256)
+        let manifest = JUMBFSuperbox(
+            description: JUMBFDescription(type: .manifest, label: manifestLabel),
+            children: [
+                .superbox(JUMBFSuperbox(description: JUMBFDescription(type: .assertionStore, label: Labels.assertionStore),
+                                        children: assertionBoxes.map { .superbox($0) })),
+                .superbox(JUMBFSuperbox(description: JUMBFDescription(type: .claim, label: Labels.claimV2),
+                                        children: [.content(type: "cbor", payload: claim)])),
+                .superbox(JUMBFSuperbox(description: JUMBFDescription(type: .claimSignature, label: Labels.signature),
+                                        children: [.content(type: "cbor", payload: try signature(claim))])),
+            ])
+        return JUMBFSuperbox(description: JUMBFDescription(type: .manifestStore, label: Labels.manifestStore),
+                             children: [.superbox(manifest)]).encoded
+    }
+
+    private static func randomSalt() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file descriptor with the few calls the streaming signer needs; errors carry errno's text.
+struct POSIXFile: ~Copyable {
+    let fd: Int32
+    let path: String
+
+    init(path: String, flags: Int32, mode: mode_t = 0o644) throws {
+        let fd = open(path, flags | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw Self.error("open", path) }
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit { close(fd) }
+
+    /// Reads up to `buffer.count` bytes; 0 means end of file.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw Self.error("read", path) }
+        }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Self.error("write", path)
+            }
+            done += n
+        }
+    }
+
+    func write(_ bytes: [UInt8], at offset: Int) throws {
+        try bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.error("write", path)
+                }
+                done += n
+            }
+        }
+    }
+
+    func seek(to offset: Int) throws {
+        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw Self.error("seek", path) }
+    }
+
+    private static func error(_ call: String, _ path: String) -> C2PAError {
+        .unsupported("\(call) \(path): \(String(cString: strerror(errno)))")
+    }
+}

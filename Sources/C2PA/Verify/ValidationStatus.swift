@@ -1,0 +1,55 @@
+/// The C2PA validation status codes lensd reports (spec §15, names as c2pa-rs prints them).
+public enum StatusCode {
+    public static let claimSignatureValidated = "claimSignature.validated"
+    public static let claimSignatureMismatch = "claimSignature.mismatch"
+    public static let claimSignatureMissing = "claimSignature.missing"
+    public static let claimSignatureInsideValidity = "claimSignature.insideValidity"
+    public static let signingCredentialTrusted = "signingCredential.trusted"
+    public static let signingCredentialUntrusted = "signingCredential.untrusted"
+    public static let signingCredentialInvalid = "signingCredential.invalid"
+    public static let signingCredentialExpired = "signingCredential.expired"
+    public static let claimMalformed = "claim.malformed"
+    public static let hardBindingsMissing = "claim.hardBindings.missing"
+    public static let hashedURIMatch = "assertion.hashedURI.match"
+    public static let hashedURIMismatch = "assertion.hashedURI.mismatch"
+    public static let assertionMissing = "assertion.missing"
+    public static let dataHashMatch = "assertion.dataHash.match"
+    public static let dataHashMismatch = "assertion.dataHash.mismatch"
+    public static let dataHashMalformed = "assertion.dataHash.malformed"
+    public static let algorithmUnsupported = "algorithm.unsupported"
+    public static let generalError = "general.error"
+}
+
+public struct ValidationStatus: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable { case success, informational, failure }
+
+    public var code: String
+    public var explanation: String
+    public var url: String?
+    public var kind: Kind
+
+    public init(_ kind: Kind, _ code: String, _ explanation: String, url: String? = nil) {
+        self.kind = kind
+        self.code = code
+        self.explanation = explanation
+        self.url = url
+    }
+}
+
+public enum ValidationState: String, Sendable, Codable {
+    case trusted = "Trusted"
+    case valid = "Valid"
+    case invalid = "Invalid"
+
+    /// c2pa-rs's rule: Valid needs a validated signature inside its validity and no failure but an
+    /// untrusted signer; Trusted is Valid with a trusted signer and no failure at all.
+    init(statuses: [ValidationStatus]) {
+        let codes = Set(statuses.map(\.code))
+        let failures = Set(statuses.filter { $0.kind == .failure }.map(\.code))
+        guard codes.contains(StatusCode.claimSignatureValidated),
+              codes.contains(StatusCode.claimSignatureInsideValidity),
+              failures.isSubset(of: [StatusCode.signingCredentialUntrusted])
+        else { self = .invalid; return }
+        self = failures.isEmpty && codes.contains(StatusCode.signingCredentialTrusted) ? .trusted : .valid
+    }
+}

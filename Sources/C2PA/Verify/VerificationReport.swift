@@ -1,0 +1,67 @@
+import Foundation
+import LensCrypto
+
+/// What a verification found: the verdict, every status code, and what the manifest says.
+public struct VerificationReport: Sendable {
+    public var state: ValidationState
+    public var statuses: [ValidationStatus]
+    public var manifestLabel: String?
+    public var claimVersion: Int?
+    public var claimGenerator: String?
+    public var signer: SignerSummary?
+    public var actions: [ActionSummary]
+    /// The `c2pa.metadata` assertion, when present.
+    public var metadata: JSONValue?
+
+    public var failures: [ValidationStatus] { statuses.filter { $0.kind == .failure } }
+}
+
+public struct SignerSummary: Sendable {
+    public var subject: DistinguishedName
+    public var issuer: DistinguishedName
+    public var notBefore: Date
+    public var notAfter: Date
+    public var algorithm: String
+}
+
+public struct ActionSummary: Sendable, Codable, Equatable {
+    public var action: String
+    public var when: String?
+    public var digitalSourceType: String?
+}
+
+/// Reads the capture fields back from `c2pa.metadata`.
+public extension VerificationReport {
+    var location: (latitude: Double, longitude: Double, accuracy: Double?)? {
+        guard let lat = metadata?["exif:GPSLatitude"]?.stringValue.flatMap(Self.coordinate),
+              let lon = metadata?["exif:GPSLongitude"]?.stringValue.flatMap(Self.coordinate) else { return nil }
+        return (lat, lon, metadata?["exif:GPSHPositioningError"]?.stringValue.flatMap(Self.rational))
+    }
+
+    var device: String? {
+        let parts = [metadata?["tiff:Make"]?.stringValue, metadata?["tiff:Model"]?.stringValue].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    var captureTime: String? {
+        metadata?["exif:DateTimeOriginal"]?.stringValue ?? actions.first?.when
+    }
+
+    /// "DDD,MM.mmmK" or "DDD,MM,SSK" → signed decimal degrees.
+    static func coordinate(_ text: String) -> Double? {
+        guard let hemisphere = text.last, "NSEW".contains(hemisphere) else { return nil }
+        let parts = text.dropLast().split(separator: ",").map { Double($0) }
+        guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
+        let values = parts.map { $0! }
+        var degrees = values[0]
+        if values.count > 1 { degrees += values[1] / 60 }
+        if values.count > 2 { degrees += values[2] / 3600 }
+        return "SW".contains(hemisphere) ? -degrees : degrees
+    }
+
+    static func rational(_ text: String) -> Double? {
+        let parts = text.split(separator: "/").compactMap { Double($0) }
+        guard parts.count == 2, parts[1] != 0 else { return Double(text) }
+        return parts[0] / parts[1]
+    }
+}

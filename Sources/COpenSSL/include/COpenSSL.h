@@ -1,0 +1,28 @@
+#ifndef LENS_COPENSSL_H
+#define LENS_COPENSSL_H
+
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/objects.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
+
+// Wrappers for OpenSSL function-like macros, which Swift cannot import.
+
+void lens_OPENSSL_free(void *pointer);
+
+STACK_OF(X509) *lens_sk_X509_new_null(void);
+int lens_sk_X509_push(STACK_OF(X509) *stack, X509 *certificate);
+void lens_sk_X509_free(STACK_OF(X509) *stack);
+
+int lens_sk_ASN1_OBJECT_num(const STACK_OF(ASN1_OBJECT) *stack);
+ASN1_OBJECT *lens_sk_ASN1_OBJECT_value(const STACK_OF(ASN1_OBJECT) *stack, int index);
+
+#endif

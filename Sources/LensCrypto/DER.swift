@@ -1,0 +1,40 @@
+import COpenSSL
+
+/// Adapters for OpenSSL's `i2d_*` / `d2i_*` calling convention.
+enum DER {
+    /// Runs an `i2d_*` function twice: once to learn the length, once to fill the buffer.
+    static func encode(
+        _ operation: String,
+        _ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
+    ) throws -> [UInt8] {
+        let length = i2d(nil)
+        guard length > 0 else { throw CryptoError.openSSL(operation) }
+        var output = [UInt8](repeating: 0, count: Int(length))
+        let written = output.withUnsafeMutableBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return i2d(&cursor)
+        }
+        guard written == length else { throw CryptoError.openSSL(operation) }
+        return output
+    }
+
+    /// Runs a `d2i_*` function and insists it consumed every byte: OpenSSL happily
+    /// ignores trailing data, which would let two different inputs parse as one object.
+    static func decode(
+        _ der: [UInt8],
+        _ operation: String,
+        _ d2i: (UnsafeMutablePointer<UnsafePointer<UInt8>?>, Int) -> OpaquePointer?,
+        free: (OpaquePointer) -> Void
+    ) throws -> OpaquePointer {
+        guard !der.isEmpty else { throw CryptoError(operation: operation, reason: "empty input") }
+        return try der.withUnsafeBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            guard let object = d2i(&cursor, buffer.count) else { throw CryptoError.openSSL(operation) }
+            guard cursor == buffer.baseAddress! + buffer.count else {
+                free(object)
+                throw CryptoError(operation: operation, reason: "trailing bytes after DER object")
+            }
+            return object
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import C2PA
+import Foundation
+import LensCrypto
+
+/// `sign-jpeg`: lensd's JPEG signing vs. a plain SHA-256 of the same file (the floor) vs.
+/// c2pa-python's Builder (thumbnail off, timed inside its own process), on a tmpfs copy.
+struct SignJPEGBench {
+    var key: String
+    var chain: String
+    var anchor: String?
+    var runs = 11
+    var file: String
+
+    init(_ argv: [String]) throws {
+        var key: String?, chain: String?, anchor: String?, file: String?
+        var rest = argv[...]
+        while let arg = rest.popFirst() {
+            switch arg {
+            case "--key": key = rest.popFirst()
+            case "--chain": chain = rest.popFirst()
+            case "--trust-anchor": anchor = rest.popFirst()
+            case "--runs": runs = Int(rest.popFirst() ?? "") ?? 0
+            default: file = arg
+            }
+        }
+        guard let key, let chain, let file, runs > 0 else { throw BenchError("usage: \(usage)") }
+        (self.key, self.chain, self.anchor, self.file) = (key, chain, anchor, file)
+    }
+
+    func run() throws {
+        let dir = try Measure.tmpfsDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("input.jpg").path
+        let output = dir.appendingPathComponent("signed.jpg").path
+        try FileManager.default.copyItem(atPath: file, toPath: input)
+        let size = try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int ?? 0
+        let signer = try SoftwareSigner(keyPEM: try String(contentsOfFile: key, encoding: .utf8),
+                                        chainPEM: try String(contentsOfFile: chain, encoding: .utf8))
+
+        let lensd = try Measure.times(runs: runs) {
+            let writer = ManifestWriter(generator: ClaimGeneratorInfo(name: "lens-bench", version: "0"),
+                                        assertions: Self.assertions(), signer: signer)
+            try JPEGSigner(writer: writer).sign(inputPath: input, outputPath: output)
+        }
+        let sha256 = try Measure.times(runs: runs) { _ = try Self.hashFile(input) }
+        let reference = try referenceMedian(input: input, output: dir.appendingPathComponent("reference.jpg").path)
+        let verdict = try checkTrusted(output, signer: signer)
+
+        let lensdMedian = Measure.median(lensd), hashMedian = Measure.median(sha256)
+        print("input: \(file) (\(size) bytes), \(runs) runs each, tmpfs copy")
+        print(String(format: "lensd sign-jpeg       median %8.2f ms", lensdMedian))
+        print(String(format: "sha256 (floor)        median %8.2f ms", hashMedian))
+        print(reference.map { String(format: "c2pa-python Builder   median %8.2f ms", $0) } ?? "c2pa-python Builder   unavailable (run scripts/setup)")
+        print("lensd output: \(verdict)")
+        let vsReference = reference.map { String(format: "%.2f", lensdMedian / $0) } ?? "n/a"
+        print(String(format: "ratio_vs_sha256=%.2f ratio_vs_c2pa_python=%@", lensdMedian / hashMedian, vsReference))
+    }
+
+    static func assertions() -> [any Assertion] {
+        let now = Date()
+        return [ActionsAssertion(when: now, digitalSourceType: .digitalCapture),
+                MetadataAssertion(CaptureMetadata(captureTime: now, make: "lensd", model: "lens-bench"))]
+    }
+
+    static func hashFile(_ path: String) throws -> [UInt8] {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let hasher = Hasher(.sha256)
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { hasher.update($0) }
+        }
+        return hasher.finalize()
+    }
+
+    /// c2pa-python times itself, so its interpreter start-up stays out of the figure.
+    private func referenceMedian(input: String, output: String) throws -> Double? {
+        let root = Measure.repositoryRoot
+        let python = root.appendingPathComponent(".venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else { return nil }
+        let script = root.appendingPathComponent("scripts/bench/c2pa_python_sign.py").path
+        let result = try Measure.run([python, script, input, output, "--key", key, "--chain", chain, "--runs", String(runs)])
+        guard result.status == 0, let median = Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw BenchError("c2pa-python benchmark failed: \(result.output)")
+        }
+        return median
+    }
+
+    /// The benchmark's own output must verify Trusted, or its figure means nothing.
+    private func checkTrusted(_ path: String, signer: SoftwareSigner) throws -> String {
+        let anchors = try anchor.map { try Certificate.parsePEM(try String(contentsOfFile: $0, encoding: .utf8)) }
+            ?? [signer.certificateChain.last!]
+        let report = try Verifier(trustAnchors: anchors).verify(jpeg: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        guard report.state == .trusted else {
+            throw BenchError("lensd's output is \(report.state.rawValue): \(report.failures.map(\.code))")
+        }
+        return "Trusted (lensd verifier)"
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

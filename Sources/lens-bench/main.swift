@@ -1,0 +1,19 @@
+import Foundation
+
+/// lens-bench: lensd's speed, measured next to a reference on the same bytes.
+let usage = """
+usage: lens-bench sign-jpeg --key KEY --chain CHAIN [--trust-anchor ROOT] [--runs N] FILE
+"""
+
+let argv = Array(CommandLine.arguments.dropFirst())
+do {
+    switch argv.first {
+    case "sign-jpeg": try SignJPEGBench(Array(argv.dropFirst())).run()
+    default:
+        print(usage)
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("lens-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,37 @@
+import C2PA
+import Foundation
+import LensCrypto
+
+/// Signs test JPEGs with lensd's own engine, the way the daemon will.
+enum LensdSigning {
+    static let generator = ClaimGeneratorInfo(name: "lensd", version: "0.1.0-test", operatingSystem: "Linux")
+
+    static func signer(_ pki: TestPKI) throws -> SoftwareSigner {
+        try SoftwareSigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8),
+                           chainPEM: try String(contentsOf: pki.chain, encoding: .utf8))
+    }
+
+    static func metadata(location: GeoLocation?) -> CaptureMetadata {
+        CaptureMetadata(captureTime: Date(timeIntervalSince1970: 1_795_953_600.25),
+                        timeZone: TimeZone(identifier: "America/Sao_Paulo")!,
+                        make: "Lensd Test", model: "matrix camera", digitalZoomRatio: 2, location: location)
+    }
+
+    /// Signs `input` into `output` (streaming, file to file) and returns what went into the manifest.
+    @discardableResult
+    static func sign(_ input: URL, into output: URL, pki: TestPKI, location: GeoLocation? = nil,
+                     chunkSize: Int = 65_000, thumbnail: [UInt8]? = nil) throws -> CaptureMetadata {
+        let metadata = metadata(location: location)
+        var assertions: [any Assertion] = [ActionsAssertion(when: metadata.captureTime, digitalSourceType: .digitalCapture),
+                                           MetadataAssertion(metadata)]
+        if let thumbnail { assertions.append(ThumbnailAssertion(jpeg: thumbnail)) }
+        let writer = ManifestWriter(generator: generator, assertions: assertions, signer: try signer(pki))
+        try JPEGSigner(writer: writer, chunkSize: chunkSize).sign(inputPath: input.path, outputPath: output.path)
+        return metadata
+    }
+
+    static func verify(_ file: URL, anchors: [URL]) throws -> VerificationReport {
+        let certificates = try anchors.flatMap { try Certificate.parsePEM(try String(contentsOf: $0, encoding: .utf8)) }
+        return try Verifier(trustAnchors: certificates).verify(jpeg: Array(try Data(contentsOf: file)))
+    }
+}

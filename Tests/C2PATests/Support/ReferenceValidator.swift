@@ -1,0 +1,147 @@
+// The reference implementation (c2pa-python 0.38.1 = c2pa-rs 0.91.3) as a test oracle:
+// ReferenceValidator runs Tests/oracle/c2pa_verdict.py, ReferenceSigner runs
+// Tests/oracle/sign_reference.py. Needs <repo>/.venv (scripts/setup). Foundation + XCTest only.
+import Foundation
+import XCTest
+
+/// The JSON object c2pa_verdict.py prints, plus its exit status.
+struct ReferenceVerdict: Decodable {
+    struct Failure: Decodable, Equatable {
+        let code: String
+        let explanation: String?
+        let url: String?
+    }
+
+    struct Action: Decodable, Equatable {
+        let action: String?
+        let when: String?
+        let digitalSourceType: String?
+    }
+
+    struct SignatureInfo: Decodable {
+        let alg: String?
+        let issuer: String?
+        let commonName: String?
+        let certSerialNumber: String?
+        let time: String?
+        enum CodingKeys: String, CodingKey {
+            case alg, issuer, time
+            case commonName = "common_name", certSerialNumber = "cert_serial_number"
+        }
+    }
+
+    /// "Trusted", "Valid", "Invalid"; nil when there is no manifest or c2pa-rs failed.
+    let validationState: String?
+    let success: [String]
+    let informational: [String]
+    let failure: [Failure]
+    let activeManifest: String?
+    let claimVersion: Int?
+    let claimGeneratorInfo: OracleJSON?
+    let signatureInfo: SignatureInfo?
+    /// Labels Reader.json() lists (it hides the hard binding and the thumbnail).
+    let assertionLabels: [String]
+    /// Every label the claim references (created + gathered, or v1 assertions).
+    let claimAssertions: [String]
+    /// label → data of every `*.metadata` assertion.
+    let metadata: [String: OracleJSON]
+    let actions: [Action]
+    let thumbnail: String?
+    /// label → map of the hard-binding assertion(s); byte strings are lower-case hex.
+    let hardBinding: [String: OracleJSON]
+    let error: String?
+    /// c2pa_verdict.py's exit: 0 validates, 1 does not, 2 no manifest, 3 error.
+    var exitStatus: Int32 = -1
+
+    var failureCodes: [String] { failure.map(\.code) }
+    var isTrusted: Bool { validationState == "Trusted" }
+    var validates: Bool { validationState == "Trusted" || validationState == "Valid" }
+
+    enum CodingKeys: String, CodingKey {
+        case validationState = "validation_state", success, informational, failure
+        case activeManifest = "active_manifest", claimVersion = "claim_version"
+        case claimGeneratorInfo = "claim_generator_info", signatureInfo = "signature_info"
+        case assertionLabels = "assertion_labels", claimAssertions = "claim_assertions"
+        case metadata, actions, thumbnail, hardBinding = "hard_binding", error
+    }
+}
+
+enum ReferenceValidator {
+    /// Validates `file` with c2pa-rs, trusting the PEM files in `anchors` (none: nothing is
+    /// trusted). Throws only when the oracle itself breaks, not when the file is bad.
+    static func verdict(file: URL, anchors: [URL] = [], requireTrusted: Bool = false) throws
+        -> ReferenceVerdict
+    {
+        var argv = [try TestTools.python(),
+                    TestTools.oracleDir.appendingPathComponent("c2pa_verdict.py").path, file.path]
+        for a in anchors { argv += ["--trust-anchor", a.path] }
+        if requireTrusted { argv.append("--require-trusted") }
+        let r = try runProcess(argv)
+        guard (0...3).contains(r.status) else {
+            throw TestToolError("c2pa_verdict.py exited \(r.status): "
+                + String(decoding: r.stderr, as: UTF8.self))
+        }
+        do {
+            var v = try JSONDecoder().decode(ReferenceVerdict.self, from: r.stdout)
+            v.exitStatus = r.status
+            return v
+        } catch {
+            throw TestToolError("cannot decode c2pa_verdict.py output (\(error)): "
+                + String(decoding: r.stdout, as: UTF8.self))
+        }
+    }
+
+    /// Asserts that c2pa-rs rates `file` Trusted with `anchors`; returns the verdict.
+    @discardableResult
+    static func assertTrusted(_ file: URL, anchors: [URL], file callerFile: StaticString = #filePath,
+                              line: UInt = #line) throws -> ReferenceVerdict {
+        let v = try verdict(file: file, anchors: anchors, requireTrusted: true)
+        XCTAssertEqual(v.validationState, "Trusted",
+                       "c2pa-rs: \(v.failure.map { "\($0.code): \($0.explanation ?? "")" }) \(v.error ?? "")",
+                       file: callerFile, line: line)
+        return v
+    }
+}
+
+enum ReferenceSigner {
+    enum Alg: String { case es256, es384 }
+
+    /// Signs `input` into `output` with c2pa-python's Builder: c2pa.actions.v2 (c2pa.created,
+    /// digitalCapture), c2pa.metadata (exif:GPS*), c2pa.hash.data; thumbnail only if asked.
+    /// `alg` defaults to the PKI's curve (P-256 → es256, P-384 → es384).
+    @discardableResult
+    static func sign(input: URL, output: URL, pki: TestPKI, alg: Alg? = nil,
+                     thumbnail: Bool = false, claimVersion: Int = 2) throws -> URL {
+        let a = alg ?? (pki.curve == .p384 ? .es384 : .es256)
+        var args = [input.path, output.path, "--key", pki.key.path, "--chain", pki.chain.path,
+                    "--alg", a.rawValue, "--claim-version", String(claimVersion)]
+        if thumbnail { args.append("--thumbnail") }
+        try TestTools.runOracle("sign_reference.py", args)
+        return output
+    }
+}
+
+/// Any JSON value, for the free-form parts of the verdict (metadata, hard binding).
+enum OracleJSON: Decodable, Equatable {
+    case null, bool(Bool), number(Double), string(String)
+    case array([OracleJSON]), object([String: OracleJSON])
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let n = try? c.decode(Double.self) { self = .number(n) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([OracleJSON].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: OracleJSON].self)) }
+    }
+
+    subscript(key: String) -> OracleJSON? {
+        if case .object(let o) = self { return o[key] } else { return nil }
+    }
+    subscript(index: Int) -> OracleJSON? {
+        if case .array(let a) = self, a.indices.contains(index) { return a[index] } else { return nil }
+    }
+    var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    var int: Int? { if case .number(let n) = self { return Int(exactly: n) } else { return nil } }
+}

@@ -1,0 +1,155 @@
+// Test support: repo paths, subprocesses, temp dirs, and the Python/openssl test fixtures
+// in Tests/oracle (test PKI, test JPEGs). Foundation + XCTest only.
+import Foundation
+import XCTest
+
+/// An error from the test tooling; its text is what XCTest prints.
+struct TestToolError: Error, CustomStringConvertible, LocalizedError {
+    let description: String
+    init(_ description: String) { self.description = description }
+    var errorDescription: String? { description }
+}
+
+enum TestTools {
+    /// <repo>, found from this file's path: <repo>/Tests/C2PATests/Support/TestTools.swift.
+    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // C2PATests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+
+    static let oracleDir = repoRoot.appendingPathComponent("Tests/oracle")
+
+    /// <repo>/.venv/bin/python; throws "run scripts/setup first" when it is missing.
+    static func python() throws -> String {
+        let path = repoRoot.appendingPathComponent(".venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw TestToolError("\(path) not found: run scripts/setup first")
+        }
+        return path
+    }
+
+    /// Runs Tests/oracle/<script> with the venv's python; throws on a non-zero exit.
+    @discardableResult
+    static func runOracle(_ script: String, _ args: [String]) throws -> Data {
+        let argv = [try python(), oracleDir.appendingPathComponent(script).path] + args
+        let r = try runProcess(argv)
+        guard r.status == 0 else {
+            throw TestToolError("\(script) \(args.joined(separator: " ")) exited \(r.status): "
+                + String(decoding: r.stderr, as: UTF8.self))
+        }
+        return r.stdout
+    }
+}
+
+/// Runs argv (argv[0] is a path, or a name looked up on PATH) and waits for it.
+/// `env` is added to the current environment. stdout/stderr go through temp files, so
+/// large outputs cannot dead-lock a pipe.
+func runProcess(_ argv: [String], env: [String: String] = [:]) throws
+    -> (status: Int32, stdout: Data, stderr: Data)
+{
+    guard let first = argv.first else { throw TestToolError("runProcess: empty argv") }
+    let p = Process()
+    if first.contains("/") {
+        p.executableURL = URL(fileURLWithPath: first)
+        p.arguments = Array(argv.dropFirst())
+    } else {
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = argv
+    }
+    var environment = ProcessInfo.processInfo.environment
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    environment.merge(env) { _, new in new }
+    p.environment = environment
+
+    let tmp = try TemporaryDirectory(prefix: "lensd-proc")
+    let outURL = tmp.url.appendingPathComponent("stdout")
+    let errURL = tmp.url.appendingPathComponent("stderr")
+    for u in [outURL, errURL] {
+        guard FileManager.default.createFile(atPath: u.path, contents: nil) else {
+            throw TestToolError("cannot create \(u.path)")
+        }
+    }
+    let out = try FileHandle(forWritingTo: outURL)
+    let err = try FileHandle(forWritingTo: errURL)
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    do {
+        try p.run()
+    } catch {
+        throw TestToolError("cannot start \(argv.joined(separator: " ")): \(error)")
+    }
+    p.waitUntilExit()
+    try out.close()
+    try err.close()
+    return (p.terminationStatus, try Data(contentsOf: outURL), try Data(contentsOf: errURL))
+}
+
+/// A fresh directory under /tmp, removed with everything in it when the object goes away.
+final class TemporaryDirectory {
+    let url: URL
+
+    init(prefix: String = "lensd-test") throws {
+        url = URL(fileURLWithPath: "/tmp")
+            .appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// <dir>/<name> (not created).
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A root → intermediate(s) → leaf PKI from Tests/oracle/make_pki.sh (the profile c2pa-rs
+/// accepts). `chain` = leaf + intermediates (COSE x5chain order); `other` = unrelated root.
+struct TestPKI {
+    enum Curve: String { case p256 = "P-256", p384 = "P-384" }
+
+    let dir: URL
+    let curve: Curve
+    var root: URL { dir.appendingPathComponent("root.pem") }
+    var leaf: URL { dir.appendingPathComponent("leaf.pem") }
+    var key: URL { dir.appendingPathComponent("leaf.pk8") }  // PKCS#8 PEM
+    var chain: URL { dir.appendingPathComponent("chain.pem") }
+    var other: URL { dir.appendingPathComponent("other.pem") }
+
+    static func make(in dir: URL, curve: Curve = .p256, intermediates: Int = 1,
+                     expiredLeaf: Bool = false) throws -> TestPKI {
+        var argv = ["/bin/bash", TestTools.oracleDir.appendingPathComponent("make_pki.sh").path,
+                    dir.path, "--curve", curve.rawValue, "--intermediates", String(intermediates)]
+        if expiredLeaf { argv.append("--leaf-expired") }
+        let r = try runProcess(argv)
+        guard r.status == 0 else {
+            throw TestToolError("make_pki.sh failed (\(r.status)): "
+                + String(decoding: r.stderr, as: UTF8.self))
+        }
+        return TestPKI(dir: dir, curve: curve)
+    }
+}
+
+/// Test JPEGs from Tests/oracle/make_jpeg.py (gradient + noise, deterministic per seed).
+enum TestJPEG {
+    struct Variant: OptionSet {
+        let rawValue: Int
+        /// no JFIF APP0: SOI is followed by DQT.
+        static let noApp0 = Variant(rawValue: 1)
+        /// Exif APP1 (Make/Model) directly after SOI, no APP0.
+        static let exifFirst = Variant(rawValue: 2)
+        /// a non-C2PA APP11 (JPEG XT "JP", En=0x0001, a 'json' JUMBF box) after APP0.
+        static let foreignApp11 = Variant(rawValue: 4)
+    }
+
+    @discardableResult
+    static func make(at url: URL, width: Int = 640, height: Int = 480,
+                     variant: Variant = [], seed: Int = 1) throws -> URL {
+        var args = [url.path, "--width", String(width), "--height", String(height),
+                    "--seed", String(seed)]
+        if variant.contains(.noApp0) { args.append("--no-app0") }
+        if variant.contains(.exifFirst) { args.append("--exif-first") }
+        if variant.contains(.foreignApp11) { args.append("--foreign-app11") }
+        try TestTools.runOracle("make_jpeg.py", args)
+        return url
+    }
+}

@@ -1,0 +1,23 @@
+/// `lensctl` exit codes, the same for every subcommand (DESIGN.md).
+enum ExitCode: Int32 {
+    case ok = 0
+    /// The operation failed; for `verify`: Invalid, or not Trusted with `--require-trusted`.
+    case failed = 1
+    case usage = 2
+    case daemonUnreachable = 3
+    case notAuthorized = 4
+    case timeout = 5
+    case noManifest = 6
+    case unreadableInput = 7
+}
+
+/// Ends a subcommand with an exit code and one readable line for stderr.
+struct CommandFailure: Error {
+    var code: ExitCode
+    var message: String
+
+    init(_ code: ExitCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,3 @@
+import Foundation
+
+exit(LensCtl.run(Array(CommandLine.arguments.dropFirst())).rawValue)
