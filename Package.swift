@@ -9,24 +9,35 @@ let package = Package(
         .library(name: "LensCrypto", targets: ["LensCrypto"]),
         .executable(name: "lensctl", targets: ["lensctl"]),
         .executable(name: "lens-bench", targets: ["lens-bench"]),
+        .executable(name: "lensd", targets: ["lensd"]),
     ],
     targets: [
         // C shims: one per C dependency, nothing but adaptation.
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "CSystemd", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "CTurboJPEG", linkerSettings: [.linkedLibrary("turbojpeg")]),
+        .target(name: "CGPS", linkerSettings: [.linkedLibrary("gps")]),
+        .target(name: "CLinux"),
 
         // Swift modules.
         .target(name: "LensCrypto", dependencies: ["COpenSSL"]),
         .target(name: "C2PA", dependencies: ["LensCrypto"]),
         .target(name: "LensBus", dependencies: ["CSystemd"]),
+        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux"]),
 
         // Executables.
         .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto"], path: "clients/lensctl"),
         .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto"]),
+        .executableTarget(name: "lensd", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto"]),
 
         // Tests.
         .testTarget(name: "LensCryptoTests", dependencies: ["LensCrypto"]),
-        .testTarget(name: "C2PATests", dependencies: ["C2PA", "LensCrypto"]),
+        .target(name: "LensTestSupport", path: "Tests/LensTestSupport"),
+        // A scriptable D-Bus peer for the integration tests (a separate process, any user).
+        .executableTarget(name: "lensd-test-peer", dependencies: ["LensBus"], path: "Tests/LensdPeer"),
+        .testTarget(name: "C2PATests", dependencies: ["C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
+        .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto"]),
+        .testTarget(name: "LensdTests", dependencies: ["LensBus", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]
 )

@@ -1,3 +1,4 @@
+import LensTestSupport
 import XCTest
 @testable import C2PA
 

@@ -1,3 +1,4 @@
+import LensTestSupport
 import C2PA
 import Foundation
 import LensCrypto

@@ -37,42 +37,61 @@ public struct JPEGSigner: Sendable {
     }
 
     /// Signs the JPEG at `inputPath` into `outputPath` (created or truncated) in one pass: the
-    /// header goes out first, a gap of the store's final size is left, the rest is hashed while it
-    /// is copied, and the signed store is written into the gap at the end.
+    /// header goes out first, a gap of the store's final size is left, the rest is hashed while a
+    /// second thread writes it, and the signed store is written into the gap at the end.
     public func sign(inputPath: String, outputPath: String, bufferSize: Int = 1 << 20) throws {
         let input = try POSIXFile(path: inputPath, flags: O_RDONLY)
         let output = try POSIXFile(path: outputPath, flags: O_WRONLY | O_CREAT | O_TRUNC)
         let hasher = Hasher(.sha256)
-        var buffer = [UInt8](repeating: 0, count: max(bufferSize, 4096))
-        // Read until the header (everything before SOS) is in the buffer.
-        var filled = 0
-        var insertion: Int?
-        while insertion == nil {
-            if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
-            let n = try buffer.withUnsafeMutableBytes { try input.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
-            filled += n
-            insertion = try buffer.withUnsafeBytes { try Self.insertionOffset(UnsafeRawBufferPointer(rebasing: $0[..<filled]), isWholeFile: n == 0) }
-            if n == 0 && insertion == nil { throw C2PAError.malformed("JPEG ends inside its header") }
+        let (header, insertion) = try readHeader(input, chunk: max(bufferSize, 4096))
+        let plan = try layout(insertionAt: insertion)
+        try header.withUnsafeBytes { raw in
+            hasher.update(raw)
+            try output.write(UnsafeRawBufferPointer(rebasing: raw[..<insertion]))
+            try output.seek(to: insertion + plan.segmentsLength)
+            try output.write(UnsafeRawBufferPointer(rebasing: raw[insertion...]))
         }
-        let plan = try layout(insertionAt: insertion!)
-        try buffer.withUnsafeBytes { raw in
-            let head = UnsafeRawBufferPointer(rebasing: raw[..<filled])
-            hasher.update(head)
-            try output.write(UnsafeRawBufferPointer(rebasing: head[..<insertion!]))
-            try output.seek(to: insertion! + plan.segmentsLength)
-            try output.write(UnsafeRawBufferPointer(rebasing: head[insertion!...]))
-        }
+        try copyRest(of: input, to: output, hashingInto: hasher, bufferSize: max(bufferSize, 4096))
+        let store = try plan.store(hash: hasher.finalize())
+        try output.write(JPEGXT.segments(store: store, chunk: chunkSize), at: insertion)
+    }
+
+    /// Reads until the whole header (everything before SOS) is in memory.
+    private func readHeader(_ input: borrowing POSIXFile, chunk: Int) throws -> ([UInt8], Int) {
+        var header: [UInt8] = []
         while true {
+            var buffer = [UInt8](repeating: 0, count: chunk)
             let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
-            if n == 0 { break }
-            try buffer.withUnsafeBytes { raw in
-                let chunk = UnsafeRawBufferPointer(rebasing: raw[..<n])
-                hasher.update(chunk)
-                try output.write(chunk)
+            header += buffer[..<n]
+            if let insertion = try header.withUnsafeBytes({ try Self.insertionOffset($0, isWholeFile: n == 0) }) {
+                return (header, insertion)
             }
         }
-        let store = try plan.store(hash: hasher.finalize())
-        try output.write(JPEGXT.segments(store: store, chunk: chunkSize), at: insertion!)
+    }
+
+    /// Double-buffered: while one buffer is written by the background writer, the next is read and hashed.
+    private func copyRest(of input: borrowing POSIXFile, to output: borrowing POSIXFile, hashingInto hasher: Hasher,
+                          bufferSize: Int) throws {
+        let buffers = (0..<2).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 64) }
+        let writer = BackgroundWriter(fd: output.fd, path: output.path)
+        defer { buffers.forEach { $0.deallocate() } }
+        var result: Result<Void, Error> = .success(())
+        var index = 0
+        do {
+            while true {
+                let n = try input.read(into: buffers[index])
+                if n == 0 { break }
+                let chunk = UnsafeRawBufferPointer(rebasing: buffers[index][..<n])
+                hasher.update(chunk)
+                try writer.write(chunk)
+                index ^= 1
+            }
+        } catch {
+            result = .failure(error)
+        }
+        // The writer must be done with the buffers before they are freed, error or not.
+        try writer.finish()
+        try result.get()
     }
 
     /// The size of the APP11 segments and a way to build the store once the hash is known.

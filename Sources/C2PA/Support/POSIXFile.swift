@@ -28,15 +28,7 @@ struct POSIXFile: ~Copyable {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Self.error("write", path)
-            }
-            done += n
-        }
+        try POSIXFileReference(fd: fd, path: path).write(bytes)
     }
 
     func write(_ bytes: [UInt8], at offset: Int) throws {
@@ -57,7 +49,25 @@ struct POSIXFile: ~Copyable {
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw Self.error("seek", path) }
     }
 
-    private static func error(_ call: String, _ path: String) -> C2PAError {
+    static func error(_ call: String, _ path: String) -> C2PAError {
         .unsupported("\(call) \(path): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// A borrowed descriptor, for the writer thread; the owning `POSIXFile` outlives it.
+struct POSIXFileReference: Sendable {
+    let fd: Int32
+    let path: String
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFile.error("write", path)
+            }
+            done += n
+        }
     }
 }

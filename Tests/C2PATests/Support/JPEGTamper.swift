@@ -1,3 +1,4 @@
+import LensTestSupport
 import Foundation
 
 /// Byte-level damage to signed JPEGs, for tamper tests.

@@ -4,24 +4,28 @@ import Foundation
 import XCTest
 
 /// An error from the test tooling; its text is what XCTest prints.
-struct TestToolError: Error, CustomStringConvertible, LocalizedError {
-    let description: String
-    init(_ description: String) { self.description = description }
-    var errorDescription: String? { description }
+public struct TestToolError: Error, CustomStringConvertible, LocalizedError {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+    public var errorDescription: String? { description }
 }
 
-enum TestTools {
-    /// <repo>, found from this file's path: <repo>/Tests/C2PATests/Support/TestTools.swift.
-    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // C2PATests
+public enum TestTools {
+    /// <repo>, found from this file's path: <repo>/Tests/LensTestSupport/TestTools.swift.
+    public static let repoRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // LensTestSupport
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
 
-    static let oracleDir = repoRoot.appendingPathComponent("Tests/oracle")
+    public static let oracleDir = repoRoot.appendingPathComponent("Tests/oracle")
+
+    /// Where SwiftPM put the binaries: the test bundle's own directory.
+    public static var buildDirectory: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    }
 
     /// <repo>/.venv/bin/python; throws "run scripts/setup first" when it is missing.
-    static func python() throws -> String {
+    public static func python() throws -> String {
         let path = repoRoot.appendingPathComponent(".venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw TestToolError("\(path) not found: run scripts/setup first")
@@ -31,7 +35,7 @@ enum TestTools {
 
     /// Runs Tests/oracle/<script> with the venv's python; throws on a non-zero exit.
     @discardableResult
-    static func runOracle(_ script: String, _ args: [String]) throws -> Data {
+    public static func runOracle(_ script: String, _ args: [String]) throws -> Data {
         let argv = [try python(), oracleDir.appendingPathComponent(script).path] + args
         let r = try runProcess(argv)
         guard r.status == 0 else {
@@ -45,7 +49,7 @@ enum TestTools {
 /// Runs argv (argv[0] is a path, or a name looked up on PATH) and waits for it.
 /// `env` is added to the current environment. stdout/stderr go through temp files, so
 /// large outputs cannot dead-lock a pipe.
-func runProcess(_ argv: [String], env: [String: String] = [:]) throws
+public func runProcess(_ argv: [String], env: [String: String] = [:]) throws
     -> (status: Int32, stdout: Data, stderr: Data)
 {
     guard let first = argv.first else { throw TestToolError("runProcess: empty argv") }
@@ -87,35 +91,35 @@ func runProcess(_ argv: [String], env: [String: String] = [:]) throws
 }
 
 /// A fresh directory under /tmp, removed with everything in it when the object goes away.
-final class TemporaryDirectory {
-    let url: URL
+public final class TemporaryDirectory {
+    public let url: URL
 
-    init(prefix: String = "lensd-test") throws {
+    public init(prefix: String = "lensd-test") throws {
         url = URL(fileURLWithPath: "/tmp")
             .appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     /// <dir>/<name> (not created).
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+    public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// A root → intermediate(s) → leaf PKI from Tests/oracle/make_pki.sh (the profile c2pa-rs
 /// accepts). `chain` = leaf + intermediates (COSE x5chain order); `other` = unrelated root.
-struct TestPKI {
-    enum Curve: String { case p256 = "P-256", p384 = "P-384" }
+public struct TestPKI {
+    public enum Curve: String { case p256 = "P-256", p384 = "P-384" }
 
-    let dir: URL
-    let curve: Curve
-    var root: URL { dir.appendingPathComponent("root.pem") }
-    var leaf: URL { dir.appendingPathComponent("leaf.pem") }
-    var key: URL { dir.appendingPathComponent("leaf.pk8") }  // PKCS#8 PEM
-    var chain: URL { dir.appendingPathComponent("chain.pem") }
-    var other: URL { dir.appendingPathComponent("other.pem") }
+    public let dir: URL
+    public let curve: Curve
+    public var root: URL { dir.appendingPathComponent("root.pem") }
+    public var leaf: URL { dir.appendingPathComponent("leaf.pem") }
+    public var key: URL { dir.appendingPathComponent("leaf.pk8") }  // PKCS#8 PEM
+    public var chain: URL { dir.appendingPathComponent("chain.pem") }
+    public var other: URL { dir.appendingPathComponent("other.pem") }
 
-    static func make(in dir: URL, curve: Curve = .p256, intermediates: Int = 1,
+    public static func make(in dir: URL, curve: Curve = .p256, intermediates: Int = 1,
                      expiredLeaf: Bool = false) throws -> TestPKI {
         var argv = ["/bin/bash", TestTools.oracleDir.appendingPathComponent("make_pki.sh").path,
                     dir.path, "--curve", curve.rawValue, "--intermediates", String(intermediates)]
@@ -130,19 +134,20 @@ struct TestPKI {
 }
 
 /// Test JPEGs from Tests/oracle/make_jpeg.py (gradient + noise, deterministic per seed).
-enum TestJPEG {
-    struct Variant: OptionSet {
-        let rawValue: Int
+public enum TestJPEG {
+    public struct Variant: OptionSet, Sendable {
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public let rawValue: Int
         /// no JFIF APP0: SOI is followed by DQT.
-        static let noApp0 = Variant(rawValue: 1)
+        public static let noApp0 = Variant(rawValue: 1)
         /// Exif APP1 (Make/Model) directly after SOI, no APP0.
-        static let exifFirst = Variant(rawValue: 2)
+        public static let exifFirst = Variant(rawValue: 2)
         /// a non-C2PA APP11 (JPEG XT "JP", En=0x0001, a 'json' JUMBF box) after APP0.
-        static let foreignApp11 = Variant(rawValue: 4)
+        public static let foreignApp11 = Variant(rawValue: 4)
     }
 
     @discardableResult
-    static func make(at url: URL, width: Int = 640, height: Int = 480,
+    public static func make(at url: URL, width: Int = 640, height: Int = 480,
                      variant: Variant = [], seed: Int = 1) throws -> URL {
         var args = [url.path, "--width", String(width), "--height", String(height),
                     "--seed", String(seed)]

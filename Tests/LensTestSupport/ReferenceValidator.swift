@@ -5,25 +5,25 @@ import Foundation
 import XCTest
 
 /// The JSON object c2pa_verdict.py prints, plus its exit status.
-struct ReferenceVerdict: Decodable {
-    struct Failure: Decodable, Equatable {
-        let code: String
-        let explanation: String?
-        let url: String?
+public struct ReferenceVerdict: Decodable {
+    public struct Failure: Decodable, Equatable {
+        public let code: String
+        public let explanation: String?
+        public let url: String?
     }
 
-    struct Action: Decodable, Equatable {
-        let action: String?
-        let when: String?
-        let digitalSourceType: String?
+    public struct Action: Decodable, Equatable {
+        public let action: String?
+        public let when: String?
+        public let digitalSourceType: String?
     }
 
-    struct SignatureInfo: Decodable {
-        let alg: String?
-        let issuer: String?
-        let commonName: String?
-        let certSerialNumber: String?
-        let time: String?
+    public struct SignatureInfo: Decodable {
+        public let alg: String?
+        public let issuer: String?
+        public let commonName: String?
+        public let certSerialNumber: String?
+        public let time: String?
         enum CodingKeys: String, CodingKey {
             case alg, issuer, time
             case commonName = "common_name", certSerialNumber = "cert_serial_number"
@@ -31,33 +31,33 @@ struct ReferenceVerdict: Decodable {
     }
 
     /// "Trusted", "Valid", "Invalid"; nil when there is no manifest or c2pa-rs failed.
-    let validationState: String?
-    let success: [String]
-    let informational: [String]
-    let failure: [Failure]
-    let activeManifest: String?
-    let claimVersion: Int?
-    let claimGeneratorInfo: OracleJSON?
-    let signatureInfo: SignatureInfo?
+    public let validationState: String?
+    public let success: [String]
+    public let informational: [String]
+    public let failure: [Failure]
+    public let activeManifest: String?
+    public let claimVersion: Int?
+    public let claimGeneratorInfo: OracleJSON?
+    public let signatureInfo: SignatureInfo?
     /// Labels Reader.json() lists (it hides the hard binding and the thumbnail).
-    let assertionLabels: [String]
+    public let assertionLabels: [String]
     /// Every label the claim references (created + gathered, or v1 assertions).
-    let claimAssertions: [String]
+    public let claimAssertions: [String]
     /// label → data of every `*.metadata` assertion.
-    let metadata: [String: OracleJSON]
-    let actions: [Action]
-    let thumbnail: String?
+    public let metadata: [String: OracleJSON]
+    public let actions: [Action]
+    public let thumbnail: String?
     /// label → map of the hard-binding assertion(s); byte strings are lower-case hex.
-    let hardBinding: [String: OracleJSON]
-    let error: String?
+    public let hardBinding: [String: OracleJSON]
+    public let error: String?
     /// c2pa_verdict.py's exit: 0 validates, 1 does not, 2 no manifest, 3 error.
-    var exitStatus: Int32 = -1
+    public var exitStatus: Int32 = -1
 
-    var failureCodes: [String] { failure.map(\.code) }
-    var isTrusted: Bool { validationState == "Trusted" }
-    var validates: Bool { validationState == "Trusted" || validationState == "Valid" }
+    public var failureCodes: [String] { failure.map(\.code) }
+    public var isTrusted: Bool { validationState == "Trusted" }
+    public var validates: Bool { validationState == "Trusted" || validationState == "Valid" }
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey {
         case validationState = "validation_state", success, informational, failure
         case activeManifest = "active_manifest", claimVersion = "claim_version"
         case claimGeneratorInfo = "claim_generator_info", signatureInfo = "signature_info"
@@ -66,10 +66,10 @@ struct ReferenceVerdict: Decodable {
     }
 }
 
-enum ReferenceValidator {
+public enum ReferenceValidator {
     /// Validates `file` with c2pa-rs, trusting the PEM files in `anchors` (none: nothing is
     /// trusted). Throws only when the oracle itself breaks, not when the file is bad.
-    static func verdict(file: URL, anchors: [URL] = [], requireTrusted: Bool = false) throws
+    public static func verdict(file: URL, anchors: [URL] = [], requireTrusted: Bool = false) throws
         -> ReferenceVerdict
     {
         var argv = [try TestTools.python(),
@@ -93,7 +93,7 @@ enum ReferenceValidator {
 
     /// Asserts that c2pa-rs rates `file` Trusted with `anchors`; returns the verdict.
     @discardableResult
-    static func assertTrusted(_ file: URL, anchors: [URL], file callerFile: StaticString = #filePath,
+    public static func assertTrusted(_ file: URL, anchors: [URL], file callerFile: StaticString = #filePath,
                               line: UInt = #line) throws -> ReferenceVerdict {
         let v = try verdict(file: file, anchors: anchors, requireTrusted: true)
         XCTAssertEqual(v.validationState, "Trusted",
@@ -103,14 +103,14 @@ enum ReferenceValidator {
     }
 }
 
-enum ReferenceSigner {
-    enum Alg: String { case es256, es384 }
+public enum ReferenceSigner {
+    public enum Alg: String { case es256, es384 }
 
     /// Signs `input` into `output` with c2pa-python's Builder: c2pa.actions.v2 (c2pa.created,
     /// digitalCapture), c2pa.metadata (exif:GPS*), c2pa.hash.data; thumbnail only if asked.
     /// `alg` defaults to the PKI's curve (P-256 → es256, P-384 → es384).
     @discardableResult
-    static func sign(input: URL, output: URL, pki: TestPKI, alg: Alg? = nil,
+    public static func sign(input: URL, output: URL, pki: TestPKI, alg: Alg? = nil,
                      thumbnail: Bool = false, claimVersion: Int = 2) throws -> URL {
         let a = alg ?? (pki.curve == .p384 ? .es384 : .es256)
         var args = [input.path, output.path, "--key", pki.key.path, "--chain", pki.chain.path,
@@ -122,11 +122,11 @@ enum ReferenceSigner {
 }
 
 /// Any JSON value, for the free-form parts of the verdict (metadata, hard binding).
-enum OracleJSON: Decodable, Equatable {
+public enum OracleJSON: Decodable, Equatable {
     case null, bool(Bool), number(Double), string(String)
     case array([OracleJSON]), object([String: OracleJSON])
 
-    init(from decoder: Decoder) throws {
+    public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null }
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }
@@ -136,12 +136,12 @@ enum OracleJSON: Decodable, Equatable {
         else { self = .object(try c.decode([String: OracleJSON].self)) }
     }
 
-    subscript(key: String) -> OracleJSON? {
+    public subscript(key: String) -> OracleJSON? {
         if case .object(let o) = self { return o[key] } else { return nil }
     }
-    subscript(index: Int) -> OracleJSON? {
+    public subscript(index: Int) -> OracleJSON? {
         if case .array(let a) = self, a.indices.contains(index) { return a[index] } else { return nil }
     }
-    var string: String? { if case .string(let s) = self { return s } else { return nil } }
-    var int: Int? { if case .number(let n) = self { return Int(exactly: n) } else { return nil } }
+    public var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var int: Int? { if case .number(let n) = self { return Int(exactly: n) } else { return nil } }
 }

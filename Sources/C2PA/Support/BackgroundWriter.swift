@@ -1,0 +1,47 @@
+import Foundation
+
+/// Writes chunks to a file on its own thread, so hashing the next chunk overlaps writing the last:
+/// signing a file then costs about what hashing it costs. One write is in flight at a time; the
+/// caller must not touch a chunk's memory until the next `write` or `finish` returns.
+final class BackgroundWriter: @unchecked Sendable {
+    // Guarded by the semaphores' hand-off: the caller fills `pending` only after `idle`, the thread
+    // reads it only after `work`.
+    private let file: POSIXFileReference
+    private let work = DispatchSemaphore(value: 0)
+    private let idle = DispatchSemaphore(value: 1)
+    private let stopped = DispatchSemaphore(value: 0)
+    private var pending: UnsafeRawBufferPointer?
+    private var failure: Error?
+
+    init(fd: Int32, path: String) {
+        file = POSIXFileReference(fd: fd, path: path)
+        Thread.detachNewThread { [self] in loop() }
+    }
+
+    func write(_ chunk: UnsafeRawBufferPointer) throws {
+        idle.wait()
+        if let failure { idle.signal(); throw failure }
+        pending = chunk
+        work.signal()
+    }
+
+    /// Waits for the last write and stops the thread.
+    func finish() throws {
+        idle.wait()
+        pending = nil
+        work.signal()
+        stopped.wait()
+        idle.signal()  // libdispatch traps on freeing a semaphore below its initial value
+        if let failure { throw failure }
+    }
+
+    private func loop() {
+        while true {
+            work.wait()
+            guard let chunk = pending else { break }
+            do { try file.write(chunk) } catch { failure = error }
+            idle.signal()
+        }
+        stopped.signal()
+    }
+}

@@ -1,0 +1,1 @@
+#include "CGPS.h"

@@ -1,0 +1,30 @@
+#ifndef LENS_CLINUX_H
+#define LENS_CLINUX_H
+
+// Linux calls Swift's Glibc module cannot reach. That module is built without _GNU_SOURCE, so
+// memfd_create, the MFD_* flags and the F_ADD_SEALS/F_GET_SEALS commands are invisible to Swift,
+// and prctl is variadic, which Swift does not import. Nothing here but adaptation.
+
+// File seal bits. They are kernel ABI (<linux/fcntl.h>); shim.c checks them against glibc's
+// F_SEAL_* at compile time, so this header needs no system header at all.
+#define LENS_SEAL_SEAL 0x0001
+#define LENS_SEAL_SHRINK 0x0002
+#define LENS_SEAL_GROW 0x0004
+#define LENS_SEAL_WRITE 0x0008
+
+/// memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING): the new fd, or -1 with errno set.
+int lens_memfd_create_sealable(const char *name);
+
+/// fcntl(fd, F_ADD_SEALS, seals): 0, or -1 with errno set.
+int lens_add_seals(int fd, unsigned int seals);
+
+/// fcntl(fd, F_GET_SEALS): the LENS_SEAL_* bits in force, or -1 with errno set.
+int lens_get_seals(int fd);
+
+/// prctl(PR_SET_DUMPABLE, dumpable): 0, or -1 with errno set.
+int lens_set_dumpable(int dumpable);
+
+/// prctl(PR_GET_DUMPABLE): 1 or 0 (2 under fs.suid_dumpable=2), or -1 with errno set.
+int lens_get_dumpable(void);
+
+#endif

@@ -1,0 +1,32 @@
+// memfd_create, MFD_* and F_*SEALS are GNU extensions of glibc's headers.
+#define _GNU_SOURCE
+#include "CLinux.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+
+_Static_assert(LENS_SEAL_SEAL == F_SEAL_SEAL, "F_SEAL_SEAL");
+_Static_assert(LENS_SEAL_SHRINK == F_SEAL_SHRINK, "F_SEAL_SHRINK");
+_Static_assert(LENS_SEAL_GROW == F_SEAL_GROW, "F_SEAL_GROW");
+_Static_assert(LENS_SEAL_WRITE == F_SEAL_WRITE, "F_SEAL_WRITE");
+
+int lens_memfd_create_sealable(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+int lens_add_seals(int fd, unsigned int seals) {
+    return fcntl(fd, F_ADD_SEALS, seals);
+}
+
+int lens_get_seals(int fd) {
+    return fcntl(fd, F_GET_SEALS);
+}
+
+int lens_set_dumpable(int dumpable) {
+    return prctl(PR_SET_DUMPABLE, (unsigned long)dumpable, 0UL, 0UL, 0UL);
+}
+
+int lens_get_dumpable(void) {
+    return prctl(PR_GET_DUMPABLE, 0UL, 0UL, 0UL, 0UL);
+}

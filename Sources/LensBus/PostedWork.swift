@@ -1,0 +1,54 @@
+import CSystemd
+import Glibc
+import Synchronization
+
+/// Work other threads hand to the loop: a locked queue plus an eventfd the loop watches.
+/// Nothing but write(2) on the eventfd touches sd-event from outside the loop thread.
+final class PostedWork: @unchecked Sendable {
+    // @unchecked Sendable: `queue` is locked and `eventFD` is only written from other threads;
+    // `source` belongs to the loop thread.
+    private let queue = Mutex<[@Sendable () -> Void]>([])
+    private let eventFD: Int32
+    private var source: OpaquePointer?
+
+    init(event: OpaquePointer) throws {
+        eventFD = lens_eventfd_open()
+        guard eventFD >= 0 else { throw BusError(errno: -errno, "creating an eventfd") }
+        var source: OpaquePointer?
+        // Unretained: the loop owns this object and detaches the source before releasing it.
+        let result = sd_event_add_io(event, &source, eventFD, UInt32(EPOLLIN.rawValue), { _, _, _, userdata in
+            Unmanaged<PostedWork>.fromOpaque(userdata!).takeUnretainedValue().drain()
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+        guard result >= 0 else {
+            close(eventFD)
+            throw BusError(errno: result, "watching the eventfd")
+        }
+        self.source = source
+    }
+
+    func append(_ work: @escaping @Sendable () -> Void) {
+        queue.withLock { $0.append(work) }
+        var one: UInt64 = 1
+        // Fails only with EAGAIN when the counter is saturated, i.e. a wake-up is pending anyway.
+        _ = write(eventFD, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// Called from the loop's deinit, while the event loop is still alive.
+    func detach() {
+        source = sd_event_source_disable_unref(source)
+        close(eventFD)
+    }
+
+    private func drain() {
+        var counter: UInt64 = 0
+        _ = read(eventFD, &counter, MemoryLayout<UInt64>.size)
+        let work = queue.withLock { queue in
+            defer { queue.removeAll() }
+            return queue
+        }
+        for item in work {
+            item()
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// A camera device. Not thread-safe: the caller confines each instance to one capture thread
+/// (never the bus thread, since capturePhoto blocks) and publishes `state` copies from there.
+public protocol Camera: AnyObject {
+    var state: CameraState { get }
+    /// Claims the device (and starts streaming if it streams).
+    func open() throws
+    /// Releases the device; idempotent.
+    func close()
+    /// Blocks until the next frame and returns it encoded; requires open().
+    func capturePhoto() throws -> CapturedPhoto
+    /// Absolute zoom. NaN, infinity or < 1 throw invalidArgument; larger than maxZoomFactor is
+    /// clamped. Returns the factor in effect.
+    @discardableResult func setZoom(_ factor: Double) throws -> Double
+    /// Focuses at a normalized point (0...1 on both axes, else invalidArgument) and returns the
+    /// point used; focusFailed where the device cannot focus.
+    func focus(atX x: Double, y: Double) throws -> (x: Double, y: Double)
+    /// Unsupported when hasFlash is false; invalidArgument when not in supportedFlashModes.
+    func setFlashMode(_ mode: FlashMode) throws
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One photo as a camera delivers it, before signing.
+public struct CapturedPhoto: Sendable {
+    /// Every camera's thumbnail fits this long side (the InitialCaptureFinished signal carries it).
+    public static let thumbnailMaxSide = 320
+    public static let thumbnailQuality = 80
+
+    /// The bytes that get signed.
+    public var jpeg: [UInt8]
+    /// A JPEG whose long side is at most `thumbnailMaxSide`.
+    public var thumbnail: [UInt8]
+    public var width: Int
+    public var height: Int
+    /// When the frame was taken (dequeued), not when it was encoded.
+    public var captureTime: Date
+    /// tiff:Make: the driver for V4L2, "lensd" for the synthetic camera.
+    public var make: String
+    /// tiff:Model: the card name; "lensd synthetic camera" for the synthetic camera.
+    public var model: String
+    /// Rendered, not sensed: the manifest says digitalSourceType algorithmicMedia.
+    public var isSynthetic: Bool
+    /// Set only when digital zoom above 1 was applied (exif:DigitalZoomRatio).
+    public var digitalZoomRatio: Double?
+    public var frameNumber: UInt64
+
+    public init(jpeg: [UInt8], thumbnail: [UInt8], width: Int, height: Int, captureTime: Date, make: String,
+                model: String, isSynthetic: Bool, digitalZoomRatio: Double?, frameNumber: UInt64) {
+        self.jpeg = jpeg
+        self.thumbnail = thumbnail
+        self.width = width
+        self.height = height
+        self.captureTime = captureTime
+        self.make = make
+        self.model = model
+        self.isSynthetic = isSynthetic
+        self.digitalZoomRatio = digitalZoomRatio
+        self.frameNumber = frameNumber
+    }
+}

@@ -1,0 +1,4 @@
+/// The flash setting; the raw values are the D-Bus wire strings.
+public enum FlashMode: String, Sendable, CaseIterable {
+    case off, on, auto
+}

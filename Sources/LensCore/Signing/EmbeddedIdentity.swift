@@ -1,0 +1,50 @@
+import Foundation
+import Glibc
+
+/// lensd's own device identity in `<state>/identity`: device.key (PKCS#8, 0600), device.pem (the
+/// device certificate) and root.pem (the device CA that issued it, the trust anchor). Made once,
+/// on the first start; after that it is only ever read. A damaged or expired identity is
+/// reported, never silently replaced: photos signed so far name this certificate, and a new
+/// identity needs a new trust anchor at every verifier.
+enum EmbeddedIdentity {
+    static let directoryName = "identity"
+    static let keyFileName = "device.key"
+    static let chainFileName = "device.pem"
+    static let rootFileName = "root.pem"
+
+    static func load(_ configuration: IdentityConfiguration, now: Date) throws(IdentityFailure) -> IdentityMaterial {
+        let stateDirectory = configuration.stateDirectory.path
+        let directory = "\(stateDirectory)/\(directoryName)"
+        let remedy = "remove \(directory) to enroll a new device identity"
+
+        DeviceEnrollment.removeInterruptedEnrollments(in: stateDirectory)
+        do {
+            guard try Syscalls.status(directory).isDirectory else {
+                throw IdentityFailure(.invalid, "\(directory) is not a directory; \(remedy)")
+            }
+        } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+            // Not there at all: this is the first start.
+            try DeviceEnrollment.enroll(configuration, into: directory, now: now)
+        } catch let failure as Syscalls.Failure {
+            throw IdentityFailure(.invalid, "cannot inspect the device identity: \(failure); \(remedy)")
+        } catch let failure as IdentityFailure {
+            throw failure
+        } catch {
+            throw IdentityFailure(.invalid, "cannot inspect the device identity \(directory): \(error); \(remedy)")
+        }
+
+        let keyPath = "\(directory)/\(keyFileName)"
+        let chainPath = "\(directory)/\(chainFileName)"
+        let rootPath = "\(directory)/\(rootFileName)"
+        // All three are read before any is parsed, so an incomplete identity reads as `.missing`.
+        let keyText = try CredentialFile.read(keyPath, "the device key", isSecret: true, remedy: remedy)
+        let chainText = try CredentialFile.read(chainPath, "the device certificate", isSecret: false, remedy: remedy)
+        let rootText = try CredentialFile.read(rootPath, "the device CA certificate", isSecret: false, remedy: remedy)
+        let key = try CredentialFile.parseKey(keyText, "the device key", path: keyPath, remedy: remedy)
+        let chain = try CredentialFile.parseCertificates(chainText, "the device certificate", path: chainPath, remedy: remedy)
+        let root = try CredentialFile.parseCertificates(rootText, "the device CA certificate", path: rootPath, remedy: remedy)
+        return IdentityMaterial(
+            key: key, chain: chain, trustAnchor: root[0], keyPath: keyPath, chainPath: chainPath, trustAnchorPath: rootPath,
+            remedy: remedy)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where lensd's device identity comes from: the embedded default under the state directory, or
+/// a key and chain the administrator installed (both `keyPath` and `chainPath` set).
+public struct IdentityConfiguration: Sendable {
+    /// lensd's state directory; the embedded identity lives in `<state>/identity` (0700).
+    public var stateDirectory: URL
+    /// An administrator-installed private key (PEM, PKCS#8 or SEC1).
+    public var keyPath: String?
+    /// An administrator-installed certificate chain (PEM), leaf first.
+    public var chainPath: String?
+    /// The root GetTrustAnchor serves with a configured chain; without it, the chain's last certificate.
+    public var trustAnchorPath: String?
+    /// The device certificate's CN, e.g. the host name; cut to the 64 characters X.509 allows.
+    public var deviceName: String
+    /// The device certificate's O=; c2pa-rs shows it as the signer, so it is never left empty.
+    public var organization: String
+    /// Device certificate lifetime in days, clamped to 1...366: manifests without a time-stamp
+    /// turn Invalid when it expires, and a year bounds the damage of a leaked key.
+    public var lifetimeDays: Int
+
+    public init(
+        stateDirectory: URL,
+        keyPath: String? = nil,
+        chainPath: String? = nil,
+        trustAnchorPath: String? = nil,
+        deviceName: String,
+        organization: String = "lensd",
+        lifetimeDays: Int = 365
+    ) {
+        self.stateDirectory = stateDirectory
+        self.keyPath = keyPath
+        self.chainPath = chainPath
+        self.trustAnchorPath = trustAnchorPath
+        self.deviceName = deviceName
+        self.organization = organization
+        self.lifetimeDays = lifetimeDays
+    }
+
+    /// True when the administrator configured a credential, so lensd must not make its own.
+    var usesConfiguredCredentials: Bool {
+        keyPath != nil || chainPath != nil
+    }
+
+    var clampedLifetimeDays: Int {
+        min(max(lifetimeDays, 1), 366)
+    }
+}

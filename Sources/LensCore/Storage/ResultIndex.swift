@@ -1,0 +1,57 @@
+/// What `ResultStore` knows about the results on disk, per uid, oldest first. Plain data: the
+/// store's lock guards it.
+struct ResultIndex {
+    struct Entry {
+        let name: String
+        let fileExtension: String
+        let size: Int
+        let mime: String
+        /// nil for results found at startup until someone asks: hashing every stored video at
+        /// boot would delay the daemon's readiness by seconds.
+        var sha256: String?
+
+        var fileName: String { "\(name).\(fileExtension)" }
+    }
+
+    private var entriesByUID: [UInt32: [Entry]] = [:]
+
+    /// Oldest first.
+    func entries(uid: UInt32) -> [Entry] {
+        entriesByUID[uid] ?? []
+    }
+
+    func entry(name: String, uid: UInt32) -> Entry? {
+        entriesByUID[uid]?.first { $0.name == name }
+    }
+
+    /// Adds the newest result of `uid`.
+    mutating func append(_ entry: Entry, uid: UInt32) {
+        entriesByUID[uid, default: []].append(entry)
+    }
+
+    mutating func remove(name: String, uid: UInt32) {
+        entriesByUID[uid]?.removeAll { $0.name == name }
+    }
+
+    mutating func setDigest(_ sha256: String, name: String, uid: UInt32) {
+        guard let position = entriesByUID[uid]?.firstIndex(where: { $0.name == name }) else { return }
+        entriesByUID[uid]?[position].sha256 = sha256
+    }
+
+    /// The oldest results of `uid` to delete so that at most `maxCount` results and `maxBytes`
+    /// bytes remain. `keeping` is never chosen: it is the result just stored, about to be
+    /// announced to its owner.
+    func evictions(uid: UInt32, maxCount: Int, maxBytes: Int64, keeping: String) -> [Entry] {
+        let entries = entries(uid: uid)
+        var count = entries.count
+        var bytes = entries.reduce(Int64(0)) { $0 + Int64($1.size) }
+        var chosen: [Entry] = []
+        for entry in entries where entry.name != keeping {
+            guard count > maxCount || bytes > maxBytes else { break }
+            chosen.append(entry)
+            count -= 1
+            bytes -= Int64(entry.size)
+        }
+        return chosen
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Glibc
+
+/// Finished captures on disk, one directory per uid: `<results>/<uid>/<uuid>.<ext>`, all 0700
+/// directories and 0600 files owned by lensd. Results belong to the uid that captured them; a
+/// lookup by anyone else fails exactly like a lookup of a name that does not exist.
+///
+/// Thread-safe: the signing thread stores while the bus thread reads. The lock guards the index
+/// and the rename that publishes a file; writing, hashing and copying happen outside it, so a
+/// large video being stored never stalls a FetchResult.
+public final class ResultStore: @unchecked Sendable {
+    private let directory: String
+    private let maxCountPerUID: Int
+    private let maxBytesPerUID: Int64
+    private let minimumFreeBytes: Int64
+    private let lock = NSLock()
+    private var index: ResultIndex
+
+    /// `directory` is `<state>/results`; it is created 0700 when missing. Leftovers of
+    /// interrupted stores (".tmp-*" files at any depth) are removed, and the results already
+    /// there are indexed, so a restart keeps serving them.
+    public init(directory: URL, maxCountPerUID: Int = 100, maxBytesPerUID: Int64 = 1 << 30, minimumFreeBytes: Int64 = 64 << 20) throws {
+        self.directory = directory.path
+        self.maxCountPerUID = max(maxCountPerUID, 1)
+        self.maxBytesPerUID = maxBytesPerUID
+        self.minimumFreeBytes = minimumFreeBytes
+        do {
+            try Syscalls.makeDirectories(self.directory, mode: 0o700)
+            // Results of one user must never be readable by another, whatever created the directory.
+            try Syscalls.changeMode(self.directory, 0o700)
+            try ResultDirectoryScan.removeTemporaries(under: self.directory)
+            index = try ResultDirectoryScan.index(self.directory)
+        } catch let failure as Syscalls.Failure {
+            throw StorageError(failure, while: "opening the result store \(self.directory)")
+        }
+    }
+
+    /// Stores `parts` concatenated as `<name>.<fileExtension>` for `uid`, atomically (see
+    /// `StagedFile`), then deletes the oldest results of `uid` beyond the count and byte limits.
+    /// Retention is best effort: a file that cannot be deleted now is tried again on the next store.
+    public func store(parts: [[UInt8]], name: String, uid: UInt32, mime: String, fileExtension: String) throws -> StoredResult {
+        guard ResultName.isValid(name) else { throw StorageError(.invalidArgument, "invalid result name \"\(name)\"") }
+        guard ResultName.isValidExtension(fileExtension) else {
+            throw StorageError(.invalidArgument, "invalid file extension \"\(fileExtension)\"")
+        }
+        let size = parts.reduce(0) { $0 + $1.count }
+        guard Int64(size) <= maxBytesPerUID else {
+            throw StorageError(.full, "a result of \(size) bytes exceeds the limit of \(maxBytesPerUID) bytes per user")
+        }
+        let sha256 = SHA256Hex.digest(parts)
+        let entry = ResultIndex.Entry(name: name, fileExtension: fileExtension, size: size, mime: mime, sha256: sha256)
+        let uidDirectory = try userDirectory(uid)
+        do {
+            let staged = try StagedFile(directory: uidDirectory, parts: parts, mode: 0o600)
+            return try lock.withLock {
+                guard index.entry(name: name, uid: uid) == nil else {
+                    throw StorageError(.invalidArgument, "a result named \(name) already exists")
+                }
+                try staged.commit(as: entry.fileName)
+                index.append(entry, uid: uid)
+                for old in index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID, keeping: name) {
+                    // Deletions are not fsynced: a deletion lost in a crash only brings back an
+                    // old result, which the next store evicts again.
+                    do {
+                        try Syscalls.unlink("\(uidDirectory)/\(old.fileName)")
+                        index.remove(name: old.name, uid: uid)
+                    } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+                        index.remove(name: old.name, uid: uid)
+                    } catch {
+                        break
+                    }
+                }
+                return storedResult(entry, uid: uid, sha256: sha256)
+            }
+        } catch let failure as Syscalls.Failure {
+            throw StorageError(failure, while: "storing result \(name)")
+        }
+    }
+
+    /// The caller's own result; another uid's result is `.notFound`, like a missing one.
+    public func result(name: String, uid: UInt32) throws -> StoredResult {
+        let entry = try lookUp(name: name, uid: uid)
+        if let sha256 = entry.sha256 {
+            return storedResult(entry, uid: uid, sha256: sha256)
+        }
+        let sha256 = try withFile(entry, uid: uid) { try SHA256Hex.digest($0) }
+        lock.withLock { index.setDigest(sha256, name: name, uid: uid) }
+        return storedResult(entry, uid: uid, sha256: sha256)
+    }
+
+    /// The result's bytes (ReadResult); meant for photos, which fit in memory.
+    public func read(name: String, uid: UInt32) throws -> [UInt8] {
+        let entry = try lookUp(name: name, uid: uid)
+        return try withFile(entry, uid: uid) { try $0.readAll(limit: entry.size) }
+    }
+
+    /// A sealed memfd holding the result's exact bytes, at offset 0 (FetchResult). The caller
+    /// owns the returned fd and must close it.
+    public func sealedMemfd(name: String, uid: UInt32) throws -> Int32 {
+        let entry = try lookUp(name: name, uid: uid)
+        return try withFile(entry, uid: uid) { try SealedMemfd.make(name: "lensd-\(name)", copying: $0, size: entry.size) }
+    }
+
+    /// True when the file system holding the results has less than `minimumFreeBytes` free, or
+    /// cannot say: the daemon then disables capture with reason "storage".
+    public var isLowOnSpace: Bool {
+        guard let available = try? Syscalls.availableBytes(directory) else { return true }
+        return available < minimumFreeBytes
+    }
+
+    /// The results of `uid`, newest first. Results whose file has vanished are left out.
+    public func results(uid: UInt32) -> [StoredResult] {
+        let entries = lock.withLock { index.entries(uid: uid) }
+        return entries.reversed().compactMap { try? result(name: $0.name, uid: uid) }
+    }
+
+    // MARK: - Helpers
+
+    private func lookUp(name: String, uid: UInt32) throws -> ResultIndex.Entry {
+        guard ResultName.isValid(name) else { throw StorageError(.invalidArgument, "invalid result name \"\(name)\"") }
+        guard let entry = lock.withLock({ index.entry(name: name, uid: uid) }) else {
+            throw StorageError(.notFound, "no result named \(name)")
+        }
+        return entry
+    }
+
+    /// Opens the result's file outside the lock. Retention may delete it in between, which is
+    /// reported as `.notFound`, as it would be a moment later; an open file stays readable even
+    /// if it is deleted afterwards.
+    private func withFile<Result>(_ entry: ResultIndex.Entry, uid: UInt32, _ body: (borrowing Descriptor) throws -> Result) throws -> Result {
+        let path = "\(directory)/\(uid)/\(entry.fileName)"
+        do {
+            let file = try Syscalls.open(path, O_RDONLY | O_NOFOLLOW)
+            return try body(file)
+        } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+            lock.withLock { index.remove(name: entry.name, uid: uid) }
+            throw StorageError(.notFound, "no result named \(entry.name)")
+        } catch let failure as Syscalls.Failure {
+            throw StorageError(failure, while: "reading result \(entry.name)")
+        }
+    }
+
+    /// `<results>/<uid>`, created 0700 on first use. The new entry is fsynced into the results
+    /// directory, or a crash could lose the directory together with the results fsynced into it.
+    private func userDirectory(_ uid: UInt32) throws -> String {
+        let path = "\(directory)/\(uid)"
+        do {
+            try Syscalls.makeDirectory(path, mode: 0o700)
+            try Syscalls.syncDirectory(directory)
+        } catch let failure as Syscalls.Failure where failure.errno == EEXIST {
+            // Created by an earlier store.
+        } catch let failure as Syscalls.Failure {
+            throw StorageError(failure, while: "creating the result directory for uid \(uid)")
+        }
+        return path
+    }
+
+    private func storedResult(_ entry: ResultIndex.Entry, uid: UInt32, sha256: String) -> StoredResult {
+        StoredResult(
+            name: entry.name, uid: uid, size: entry.size, sha256: sha256, mime: entry.mime,
+            path: "\(directory)/\(uid)/\(entry.fileName)")
+    }
+}

@@ -1,0 +1,13 @@
+/// A finished capture on disk, as its owner may see it.
+public struct StoredResult: Sendable, Equatable {
+    /// The UUID lensd gave the capture.
+    public var name: String
+    /// The uid that captured it; only this uid can fetch it.
+    public var uid: UInt32
+    public var size: Int
+    /// SHA-256 of the file, lowercase hex.
+    public var sha256: String
+    public var mime: String
+    /// Absolute path of the file, for lensd's own use; clients get bytes or a memfd, never the path.
+    public var path: String
+}

@@ -1,0 +1,139 @@
+import CLinux
+import Glibc
+
+/// The one place the storage and identity code makes raw system calls. Each wrapper retries
+/// EINTR and fails with `Syscalls.Failure`, which keeps errno, so callers decide what an errno
+/// means to them (ENOENT is "not found" for a lookup but an I/O error for a rename).
+enum Syscalls {
+    struct Failure: Error, CustomStringConvertible, Sendable {
+        /// The C function, e.g. "open".
+        let call: String
+        let path: String?
+        let errno: Int32
+
+        var description: String {
+            let reason = String(cString: strerror(errno))
+            return path.map { "\(call) \($0): \(reason)" } ?? "\(call): \(reason)"
+        }
+    }
+
+    /// Runs `body` until it does not fail with EINTR; -1 becomes a `Failure`.
+    static func retrying<Result: SignedInteger>(_ call: String, _ path: String? = nil, _ body: () -> Result) throws -> Result {
+        while true {
+            let result = body()
+            if result != -1 { return result }
+            if errno != EINTR { throw Failure(call: call, path: path, errno: errno) }
+        }
+    }
+
+    /// The corresponding C function is open(2); O_CLOEXEC is always added, so no descriptor
+    /// leaks into the helpers other parts of lensd spawn.
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws -> Descriptor {
+        Descriptor(owning: try retrying("open", path) { Glibc.open(path, flags | O_CLOEXEC, mode) })
+    }
+
+    static func makeDirectory(_ path: String, mode: mode_t) throws {
+        _ = try retrying("mkdir", path) { Glibc.mkdir(path, mode) }
+    }
+
+    /// Creates `path` and any missing parents with `mode`; an existing directory is left as it is.
+    static func makeDirectories(_ path: String, mode: mode_t) throws {
+        do {
+            try makeDirectory(path, mode: mode)
+        } catch let failure as Failure where failure.errno == ENOENT {
+            let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+            guard !parent.isEmpty else { throw failure }
+            try makeDirectories(parent, mode: mode)
+            try makeDirectory(path, mode: mode)
+        } catch let failure as Failure where failure.errno == EEXIST {
+            guard try status(path).isDirectory else { throw Failure(call: "mkdir", path: path, errno: ENOTDIR) }
+        }
+    }
+
+    static func changeMode(_ path: String, _ mode: mode_t) throws {
+        _ = try retrying("chmod", path) { Glibc.chmod(path, mode) }
+    }
+
+    static func rename(_ source: String, _ destination: String) throws {
+        _ = try retrying("rename", "\(source) → \(destination)") { Glibc.rename(source, destination) }
+    }
+
+    static func unlink(_ path: String) throws {
+        _ = try retrying("unlink", path) { Glibc.unlink(path) }
+    }
+
+    static func removeDirectory(_ path: String) throws {
+        _ = try retrying("rmdir", path) { Glibc.rmdir(path) }
+    }
+
+    /// lstat(2): symbolic links are reported, never followed.
+    static func status(_ path: String) throws -> FileStatus {
+        var status = stat()
+        _ = try retrying("lstat", path) { lstat(path, &status) }
+        return FileStatus(status)
+    }
+
+    /// Makes a rename or a new directory entry durable: POSIX leaves the entry itself in the
+    /// page cache until the directory is fsynced.
+    static func syncDirectory(_ path: String) throws {
+        try open(path, O_RDONLY | O_DIRECTORY).sync()
+    }
+
+    /// The names in a directory, without "." and "..".
+    static func directoryEntries(_ path: String) throws -> [String] {
+        guard let directory = opendir(path) else { throw Failure(call: "opendir", path: path, errno: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            // readdir returns NULL both at the end and on error; only errno tells them apart.
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw Failure(call: "readdir", path: path, errno: errno) }
+                return names
+            }
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
+    /// Bytes an unprivileged writer may still use in the filesystem holding `path` (statvfs f_bavail).
+    static func availableBytes(_ path: String) throws -> Int64 {
+        var status = statvfs()
+        _ = try retrying("statvfs", path) { statvfs(path, &status) }
+        return Int64(clamping: UInt64(status.f_bavail).multipliedReportingOverflow(by: UInt64(status.f_frsize)).partialValue)
+    }
+
+    /// memfd_create(2) with MFD_CLOEXEC | MFD_ALLOW_SEALING; the name shows in /proc/<pid>/fd.
+    static func makeSealableMemoryFile(name: String) throws -> Descriptor {
+        Descriptor(owning: try retrying("memfd_create", name) { lens_memfd_create_sealable(name) })
+    }
+
+    static func setDumpable(_ dumpable: Bool) throws {
+        _ = try retrying("prctl(PR_SET_DUMPABLE)") { lens_set_dumpable(dumpable ? 1 : 0) }
+    }
+
+
+    static func setCoreSizeLimit(_ bytes: rlim_t) throws {
+        var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
+        _ = try retrying("setrlimit(RLIMIT_CORE)") { setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &limit) }
+    }
+}
+
+/// The parts of `struct stat` lensd looks at.
+struct FileStatus: Sendable {
+    let mode: mode_t
+    let size: Int
+    let modified: timespec
+
+    init(_ status: stat) {
+        mode = status.st_mode
+        size = Int(status.st_size)
+        modified = status.st_mtim
+    }
+
+    var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+    var isRegularFile: Bool { mode & S_IFMT == S_IFREG }
+    var permissions: mode_t { mode & 0o7777 }
+}

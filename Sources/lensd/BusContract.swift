@@ -1,0 +1,66 @@
+import LensBus
+
+/// The exported interfaces, member by member as dbus/org.lensd.Lens1.xml declares them (a test
+/// compares the daemon's introspection with that file).
+enum BusContract {
+    static let busName = "org.lensd.Lens1"
+    static let managerPath = "/org/lensd/Lens1"
+
+    typealias M = InterfaceDescription.Method
+    typealias P = InterfaceDescription.Property
+    typealias S = InterfaceDescription.Signal
+
+    static let manager = InterfaceDescription(
+        name: "org.lensd.Lens1.Manager",
+        methods: [
+            M(name: "OpenSession", inSignature: "a{sv}", inNames: ["options"], outSignature: "o", outNames: ["session"]),
+            M(name: "ListDevices", inSignature: "", inNames: [], outSignature: "aa{sv}", outNames: ["devices"]),
+            M(name: "GetTrustAnchor", inSignature: "", inNames: [], outSignature: "s", outNames: ["pem"]),
+        ],
+        properties: [
+            P(name: "Version", signature: "s", writable: false, emitsChange: .const),
+            P(name: "CameraPresent", signature: "b", writable: false, emitsChange: .yes),
+            P(name: "EnrollmentState", signature: "s", writable: false, emitsChange: .yes),
+            P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .yes),
+        ],
+        signals: [])
+
+    static let session = InterfaceDescription(
+        name: "org.lensd.Lens1.Session",
+        methods: [
+            M(name: "StartCaptureSession", inSignature: "", inNames: [], outSignature: "", outNames: []),
+            M(name: "StopCaptureSession", inSignature: "", inNames: [], outSignature: "", outNames: []),
+            M(name: "Close", inSignature: "", inNames: [], outSignature: "", outNames: []),
+            M(name: "BeginCapture", inSignature: "", inNames: [], outSignature: "s", outNames: ["name"]),
+            M(name: "FetchResult", inSignature: "s", inNames: ["name"], outSignature: "ha{sv}", outNames: ["fd", "info"]),
+            M(name: "ReadResult", inSignature: "s", inNames: ["name"], outSignature: "ay", outNames: ["bytes"]),
+            M(name: "SetFlashMode", inSignature: "s", inNames: ["mode"], outSignature: "", outNames: []),
+            M(name: "ToggleFlash", inSignature: "", inNames: [], outSignature: "s", outNames: ["mode"]),
+            M(name: "ChangeCamera", inSignature: "", inNames: [], outSignature: "a{sv}", outNames: ["device"]),
+            M(name: "SetZoomFactor", inSignature: "d", inNames: ["factor"], outSignature: "d", outNames: ["factor"]),
+            M(name: "Zoom", inSignature: "d", inNames: ["scale"], outSignature: "d", outNames: ["factor"]),
+            M(name: "FocusAt", inSignature: "dd", inNames: ["x", "y"], outSignature: "dd", outNames: ["x", "y"]),
+            M(name: "SetMaximumLocationAccuracy", inSignature: "d", inNames: ["meters"], outSignature: "b", outNames: ["accepted"]),
+        ],
+        properties: [
+            P(name: "CameraMode", signature: "s", writable: true, emitsChange: .yes),
+            P(name: "CurrentDevice", signature: "a{sv}", writable: false, emitsChange: .yes),
+            P(name: "CaptureEnabled", signature: "b", writable: false, emitsChange: .yes),
+            P(name: "DisabledReasons", signature: "as", writable: false, emitsChange: .yes),
+            P(name: "MaximumLocationAccuracy", signature: "d", writable: false, emitsChange: .yes),
+            P(name: "Location", signature: "a{sv}", writable: false, emitsChange: .yes),
+        ],
+        signals: [
+            S(name: "InitialCaptureFinished", signature: "say", names: ["name", "thumbnail"]),
+            S(name: "PhotoSigned", signature: "sa{sv}", names: ["name", "info"]),
+            S(name: "CaptureDisabled", signature: "as", names: ["reasons"]),
+            S(name: "CaptureEnabled", signature: "", names: []),
+            S(name: "Failed", signature: "ss", names: ["error", "message"]),
+            S(name: "ZoomFactorChanged", signature: "d", names: ["factor"]),
+            S(name: "FocusedOnPoint", signature: "dd", names: ["x", "y"]),
+            S(name: "DeviceChanged", signature: "a{sv}", names: ["device"]),
+            S(name: "FlashModeChanged", signature: "s", names: ["mode"]),
+            S(name: "SubjectAreaChanged", signature: "", names: []),
+            S(name: "LocationChanged", signature: "a{sv}", names: ["location"]),
+        ])
+}

@@ -1,0 +1,36 @@
+import LensCore
+
+/// The cameras and the thread they live on. Camera objects are not thread-safe, so every call to
+/// them runs on `worker`; the bus thread keeps only snapshots of their state.
+final class CameraRig: @unchecked Sendable {
+    // `cameras` is touched only by jobs on `worker`.
+    private let cameras: [any Camera]
+    private let worker = SerialWorker(name: "lensd-camera")
+    let descriptions: [CameraDescription]
+
+    init(_ cameras: [any Camera]) {
+        self.cameras = cameras
+        descriptions = cameras.map(\.state.description)
+    }
+
+    var isEmpty: Bool { cameras.isEmpty }
+
+    /// The state snapshots, read before the cameras are shared with the worker.
+    func initialStates() -> [CameraState] { cameras.map(\.state) }
+
+    /// Runs `body` on the camera thread with camera `index`, then `completion` with its result
+    /// (on the camera thread too; callers post back to their loop).
+    func run<T: Sendable>(on index: Int, _ body: @escaping @Sendable (any Camera) throws -> T,
+                          completion: @escaping @Sendable (Result<T, Error>, CameraState) -> Void) {
+        worker.submit { [self] in
+            let camera = cameras[index]
+            let result = Result { try body(camera) }
+            completion(result, camera.state)
+        }
+    }
+
+    func stop() {
+        worker.submit { [self] in cameras.forEach { $0.close() } }
+        worker.stop()
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import LensBus
+import LensCore
+
+/// lensd's settings. Every key of /etc/lensd/lensd.conf is also an option (`--key value`); the
+/// command line wins over the file.
+struct Configuration {
+    enum CameraChoice: Equatable {
+        case auto, synthetic
+        case device(String)
+    }
+
+    var bus: BusAddress = .system
+    var configPath = "/etc/lensd/lensd.conf"
+    var stateDirectory = "/var/lib/lensd"
+    var camera: CameraChoice = .auto
+    var syntheticSize = (width: 1920, height: 1080)
+    /// nil: `--gpsd none`.
+    var gpsd: (host: String, port: String)? = ("127.0.0.1", "2947")
+    var locationPolicy: LocationPolicy = .required
+    var declaredLocation: DeclaredLocation?
+    var keyPath: String?
+    var chainPath: String?
+    var trustAnchorPath: String?
+    var allowedGroup = "lens"
+    var maxSessionsPerUser = 4
+    var sessionIdleTimeout: Duration = .seconds(300)
+    var maxResultsPerUser = 100
+    var maxResultBytesPerUser: Int64 = 1 << 30
+    var minFreeBytes: Int64 = 64 << 20
+    var jpegQuality = 90
+    var includeThumbnail = false
+    var logLevel: LogLevel = .info
+
+    static let usage = """
+    usage: lensd [--bus system|session|ADDRESS] [--config FILE] [--state-dir DIR]
+                 [--camera auto|synthetic|/dev/videoN] [--gpsd HOST:PORT|none]
+                 [--location required|optional|never] [--log-level debug|info|warning|error|none]
+                 [--KEY VALUE for any key of the configuration file]
+    """
+
+    /// Reads the file named by `--config` (default /etc/lensd/lensd.conf; a missing default file
+    /// is fine, a missing named one is not), then applies the command line.
+    static func load(arguments: [String]) throws -> Configuration {
+        let options = try parseOptions(arguments)
+        var configuration = Configuration()
+        let explicitFile = options.last { $0.key == "config" }?.value
+        if let path = explicitFile { configuration.configPath = path }
+        if explicitFile != nil || FileManager.default.fileExists(atPath: configuration.configPath) {
+            let text: String
+            guard let handle = FileHandle(forReadingAtPath: configuration.configPath),
+                  let data = try? handle.readToEnd() ?? Data() else {
+                throw ConfigurationError("cannot read \(configuration.configPath)")
+            }
+            text = String(decoding: data, as: UTF8.self)
+            let trusted = isRootOwned(configuration.configPath)
+            for (line, entry) in try parseFile(text).enumerated() {
+                do { try configuration.apply(key: entry.key, value: entry.value, fromRootOwnedFile: trusted) } catch let e as ConfigurationError {
+                    throw ConfigurationError("\(configuration.configPath): entry \(line + 1): \(e.message)")
+                }
+            }
+        }
+        for option in options where option.key != "config" {
+            try configuration.apply(key: option.key, value: option.value, fromRootOwnedFile: false)
+        }
+        return configuration
+    }
+
+    private mutating func apply(key: String, value: String, fromRootOwnedFile: Bool) throws {
+        switch key {
+        case "bus":
+            bus = value == "system" ? .system : value == "session" ? .session : .address(value)
+        case "state-dir": stateDirectory = value
+        case "camera":
+            switch value {
+            case "auto": camera = .auto
+            case "synthetic": camera = .synthetic
+            case let path where path.hasPrefix("/dev/"): camera = .device(path)
+            default: throw ConfigurationError("camera must be auto, synthetic or a /dev path, not \(value)")
+            }
+        case "synthetic-size":
+            let parts = value.split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, (16...8192).contains(parts[0]), (16...8192).contains(parts[1]) else {
+                throw ConfigurationError("synthetic-size must be WIDTHxHEIGHT, e.g. 1920x1080")
+            }
+            syntheticSize = (parts[0], parts[1])
+        case "gpsd":
+            if value == "none" { gpsd = nil; return }
+            guard let colon = value.lastIndex(of: ":"), !value[..<colon].isEmpty, UInt16(value[value.index(after: colon)...]) != nil else {
+                throw ConfigurationError("gpsd must be HOST:PORT or none, not \(value)")
+            }
+            gpsd = (String(value[..<colon]), String(value[value.index(after: colon)...]))
+        case "location":
+            guard let policy = LocationPolicy(rawValue: value) else {
+                throw ConfigurationError("location must be required, optional or never, not \(value)")
+            }
+            locationPolicy = policy
+        case "declared-location":
+            guard fromRootOwnedFile else {
+                throw ConfigurationError("declared-location is only read from a root-owned configuration file")
+            }
+            let numbers = value.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard (2...3).contains(numbers.count), numbers.allSatisfy({ $0?.isFinite == true }),
+                  abs(numbers[0]!) <= 90, abs(numbers[1]!) <= 180 else {
+                throw ConfigurationError("declared-location must be LATITUDE,LONGITUDE[,ALTITUDE]")
+            }
+            declaredLocation = DeclaredLocation(latitude: numbers[0]!, longitude: numbers[1]!,
+                                                altitude: numbers.count == 3 ? numbers[2] : nil, accuracy: 3)
+        case "key": keyPath = value
+        case "chain": chainPath = value
+        case "trust-anchor": trustAnchorPath = value
+        case "allowed-group": allowedGroup = value
+        case "max-sessions-per-user": maxSessionsPerUser = try Self.integer(key, value, 1...1000)
+        case "session-idle-timeout": sessionIdleTimeout = .seconds(try Self.integer(key, value, 5...86_400))
+        case "max-results-per-user": maxResultsPerUser = try Self.integer(key, value, 1...1_000_000)
+        case "max-result-bytes-per-user": maxResultBytesPerUser = Int64(try Self.integer(key, value, 1 << 20...Int.max))
+        case "min-free-bytes": minFreeBytes = Int64(try Self.integer(key, value, 0...Int.max))
+        case "jpeg-quality": jpegQuality = try Self.integer(key, value, 1...100)
+        case "thumbnail-in-manifest":
+            guard let flag = Bool(value) else { throw ConfigurationError("thumbnail-in-manifest must be true or false") }
+            includeThumbnail = flag
+        case "log-level":
+            guard let level = LogLevel(name: value) else {
+                throw ConfigurationError("log-level must be debug, info, warning, error or none")
+            }
+            logLevel = level
+        default:
+            throw ConfigurationError("unknown setting \(key)")
+        }
+    }
+
+    private static func integer(_ key: String, _ value: String, _ range: ClosedRange<Int>) throws -> Int {
+        guard let n = Int(value), range.contains(n) else {
+            throw ConfigurationError("\(key) must be a whole number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return n
+    }
+
+    private static func parseOptions(_ arguments: [String]) throws -> [(key: String, value: String)] {
+        var options: [(String, String)] = []
+        var rest = arguments[...]
+        while let arg = rest.popFirst() {
+            guard arg.hasPrefix("--"), arg.count > 2 else { throw ConfigurationError("unexpected argument \(arg)") }
+            var key = String(arg.dropFirst(2))
+            var value: String
+            if let eq = key.firstIndex(of: "=") {
+                value = String(key[key.index(after: eq)...])
+                key = String(key[..<eq])
+            } else {
+                guard let next = rest.popFirst() else { throw ConfigurationError("--\(key) needs a value") }
+                value = next
+            }
+            options.append((key, value))
+        }
+        return options
+    }
+
+    private static func parseFile(_ text: String) throws -> [(key: String, value: String)] {
+        try text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { raw in
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                .trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { return nil }
+            guard let eq = line.firstIndex(of: "=") else { throw ConfigurationError("expected key = value in: \(line)") }
+            return (line[..<eq].trimmingCharacters(in: .whitespaces), line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// A declared location changes what photos attest, so only root may declare it.
+    private static func isRootOwned(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return info.st_uid == 0 && info.st_mode & 0o022 == 0
+    }
+}
+
+struct ConfigurationError: Error, CustomStringConvertible {
+    var message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
+}

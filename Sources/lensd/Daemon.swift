@@ -1,0 +1,92 @@
+import Foundation
+import LensBus
+import LensCore
+
+/// Start-up and shut-down: configuration → identity → storage → cameras → bus → loop.
+enum Daemon {
+    static func run(arguments: [String]) -> Int32 {
+        if arguments.contains("--help") {
+            print(Configuration.usage)
+            return 0
+        }
+        if arguments.contains("--version") {
+            print("lensd \(LensdVersion.string)")
+            return 0
+        }
+        let configuration: Configuration
+        do { configuration = try Configuration.load(arguments: arguments) } catch {
+            Log.error("lensd: \(error)\n\(Configuration.usage)")
+            return 2
+        }
+        Log.setLevel(configuration.logLevel)
+        do {
+            return try serve(configuration)
+        } catch {
+            Log.error("lensd: \(error)")
+            return 1
+        }
+    }
+
+    private static func serve(_ configuration: Configuration) throws -> Int32 {
+        umask(0o077)
+        try ProcessHardening.disableCoreDumps()
+        let state = URL(fileURLWithPath: configuration.stateDirectory)
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+
+        let identity = DeviceIdentity.load(IdentityConfiguration(
+            stateDirectory: state, keyPath: configuration.keyPath, chainPath: configuration.chainPath,
+            trustAnchorPath: configuration.trustAnchorPath, deviceName: ProcessInfo.processInfo.hostName))
+        if identity.state == .enrolled {
+            Log.info("device identity \(identity.fingerprint ?? "?"), certificate valid until \(identity.certificateNotAfter.map { "\($0)" } ?? "?")")
+        } else {
+            Log.warning("capture disabled (enrollment): \(identity.problem ?? identity.state.rawValue)")
+        }
+        let store = try ResultStore(directory: state.appendingPathComponent("results"),
+                                    maxCountPerUID: configuration.maxResultsPerUser,
+                                    maxBytesPerUID: configuration.maxResultBytesPerUser,
+                                    minimumFreeBytes: configuration.minFreeBytes)
+
+        let loop = try EventLoop()
+        let bus = try BusConnection(configuration.bus, loop: loop, description: "lensd")
+        let service = LensService(configuration: configuration, loop: loop, bus: bus, identity: identity, store: store,
+                                  cameras: cameras(for: configuration))
+        let manager = Manager(service: service)
+        let registration = try bus.export(manager, at: BusContract.managerPath)
+        try bus.requestName(BusContract.busName)
+        service.start(scheduler: LoopScheduler(loop))
+        try loop.onSignals([SIGTERM, SIGINT]) { signal in
+            Log.info("signal \(signal): stopping")
+            loop.exit(0)
+        }
+        ServiceManager.notify("READY=1\nSTATUS=serving \(BusContract.busName)")
+        if let interval = ServiceManager.watchdogInterval {
+            loop.every(interval / 2) { ServiceManager.notify("WATCHDOG=1") }
+        }
+        Log.info("lensd \(LensdVersion.string) serving \(BusContract.busName) as \(bus.uniqueName)")
+        let code = try loop.run()
+        ServiceManager.notify("STOPPING=1")
+        service.stop()
+        registration.cancel()
+        bus.close()
+        return code
+    }
+
+    /// The synthetic camera only when asked for by name, never as a fallback.
+    private static func cameras(for configuration: Configuration) -> [any Camera] {
+        switch configuration.camera {
+        case .synthetic:
+            let (width, height) = configuration.syntheticSize
+            Log.info("camera: synthetic test pattern \(width)x\(height) (photos say algorithmicMedia)")
+            return [CameraPosition.back, .front].map {
+                SyntheticCamera(width: width, height: height, quality: configuration.jpegQuality, position: $0)
+            }
+        case .auto:
+            Log.warning("capture disabled (camera): no supported camera found")
+            return []
+        case .device(let path):
+            Log.warning("capture disabled (camera): \(path) is not a supported camera")
+            return []
+        }
+    }
+}

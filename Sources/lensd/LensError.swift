@@ -1,0 +1,63 @@
+import LensBus
+import LensCore
+
+/// lensd's errors, named as DESIGN.md freezes them (org.lensd.Lens1.Error.*). Each carries a
+/// sentence that says what happened and, where it helps, what to do.
+enum LensError: Error, Equatable {
+    case `internal`(String)
+    case enrollment(String)
+    case cameraSessionFailed(String)
+    case imageSigningFailed(String)
+    case cameraPermissionDenied(String)
+    case locationPermissionDenied(String)
+    case setFocusFailed(String)
+    case notAuthorized(String)
+    case busy(String)
+    case notStarted(String)
+    case notFound(String)
+    case invalidArgument(String)
+    case unsupported(String)
+    case captureDisabled(String)
+
+    static let prefix = "org.lensd.Lens1.Error."
+
+    var busError: BusError {
+        switch self {
+        case .internal(let m): return BusError(Self.prefix + "Internal", m)
+        case .enrollment(let m): return BusError(Self.prefix + "Enrollment", m)
+        case .cameraSessionFailed(let m): return BusError(Self.prefix + "CameraSessionFailed", m)
+        case .imageSigningFailed(let m): return BusError(Self.prefix + "ImageSigningFailed", m)
+        case .cameraPermissionDenied(let m): return BusError(Self.prefix + "CameraPermissionDenied", m)
+        case .locationPermissionDenied(let m): return BusError(Self.prefix + "LocationPermissionDenied", m)
+        case .setFocusFailed(let m): return BusError(Self.prefix + "SetFocusFailed", m)
+        case .notAuthorized(let m): return BusError(Self.prefix + "NotAuthorized", m)
+        case .busy(let m): return BusError(Self.prefix + "Busy", m)
+        case .notStarted(let m): return BusError(Self.prefix + "NotStarted", m)
+        case .notFound(let m): return BusError(Self.prefix + "NotFound", m)
+        case .invalidArgument(let m): return BusError(Self.prefix + "InvalidArgument", m)
+        case .unsupported(let m): return BusError(Self.prefix + "Unsupported", m)
+        case .captureDisabled(let m): return BusError(Self.prefix + "CaptureDisabled", m)
+        }
+    }
+
+    /// Camera-layer errors as the bus reports them.
+    init(_ error: CameraError) {
+        switch error {
+        case .unsupported(let m): self = .unsupported(m)
+        case .invalidArgument(let m): self = .invalidArgument(m)
+        case .permissionDenied(let m): self = .cameraPermissionDenied(m)
+        case .busy(let m): self = .busy(m)
+        case .failed(let m): self = .cameraSessionFailed(m)
+        case .focusFailed(let m): self = .setFocusFailed(m)
+        }
+    }
+
+    /// Any error from lensd's own layers, mapped to the closest frozen name.
+    static func from(_ error: Error) -> LensError {
+        switch error {
+        case let lens as LensError: return lens
+        case let camera as CameraError: return LensError(camera)
+        default: return .internal("\(error)")
+        }
+    }
+}

@@ -1,0 +1,296 @@
+import C2PA
+import Foundation
+import LensBus
+import LensCore
+import LensCrypto
+
+/// The state behind the bus objects: identity, storage, cameras, location, sessions, and the
+/// camera claim. Confined to the event loop thread; workers post their results back to it.
+final class LensService: @unchecked Sendable {
+    let configuration: Configuration
+    let loop: EventLoop
+    let bus: BusConnection
+    let authorizer: Authorizer
+    let identity: DeviceIdentity
+    let store: ResultStore
+    let rig: CameraRig
+    private let signingWorker = SerialWorker(name: "lensd-signing")
+    private var location: GPSDLocationProvider?
+
+    /// Per camera, the last state its thread reported.
+    private(set) var cameraStates: [CameraState]
+    private(set) var currentCamera = 0
+    private(set) var sessions: [String: Session] = [:]
+    /// The session holding the camera (StartCaptureSession), if any.
+    private(set) var claimHolder: Session?
+    private var nextSessionNumber = 1
+    private(set) var conditions: CaptureConditions
+    private var lastLocationBroadcast = ContinuousClock.now - .seconds(10)
+
+    init(configuration: Configuration, loop: EventLoop, bus: BusConnection, identity: DeviceIdentity,
+         store: ResultStore, cameras: [any Camera]) {
+        self.configuration = configuration
+        self.loop = loop
+        self.bus = bus
+        self.identity = identity
+        self.store = store
+        authorizer = Authorizer(group: configuration.allowedGroup)
+        rig = CameraRig(cameras)
+        cameraStates = rig.initialStates()
+        conditions = CaptureConditions(
+            enrolled: identity.state == .enrolled, cameraAvailable: !cameras.isEmpty,
+            locationPolicy: configuration.locationPolicy, locationFix: configuration.declaredLocation?.fix(now: Date()),
+            storageLow: store.isLowOnSpace)
+    }
+
+    // MARK: Start and stop
+
+    func start(scheduler: EventScheduler) {
+        if configuration.locationPolicy != .never, configuration.declaredLocation == nil, let gpsd = configuration.gpsd {
+            let provider = GPSDLocationProvider(host: gpsd.host, port: gpsd.port, scheduler: scheduler)
+            provider.onChange = { [weak self] _ in self?.locationChanged() }
+            provider.start()
+            location = provider
+        } else if configuration.locationPolicy == .required && configuration.declaredLocation == nil {
+            Log.warning("location is required but gpsd is set to none: capture stays disabled (set --location optional, or a gpsd)")
+        }
+        // Certificate expiry and free space change slowly: look every few seconds.
+        loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
+        loop.every(.seconds(15)) { [weak self] in self?.closeIdleSessions() }
+    }
+
+    func stop() {
+        location?.stop()
+        for session in Array(sessions.values) { close(session) }
+        rig.stop()
+        signingWorker.stop()
+    }
+
+    // MARK: Sessions
+
+    func openSession(owner: String, uid: UInt32, options: [String: BusValue]) throws -> Session {
+        let own = sessions.values.filter { $0.uid == uid }.count
+        guard own < configuration.maxSessionsPerUser else {
+            throw LensError.busy("\(Authorizer.userName(uid)) already has \(own) sessions (max-sessions-per-user)")
+        }
+        var accuracy = LocationAccuracy.defaultThreshold
+        for (key, value) in options {
+            switch key {
+            case "maximumLocationAccuracy":
+                guard let meters = value.doubleValue, LocationAccuracy.isValidThreshold(meters) else {
+                    throw LensError.invalidArgument("maximumLocationAccuracy must be a double in 3...1500 metres")
+                }
+                accuracy = meters
+            default:
+                throw LensError.invalidArgument("unknown session option \(key); known: maximumLocationAccuracy")
+            }
+        }
+        let session = Session(service: self, number: nextSessionNumber, owner: owner, uid: uid, accuracy: accuracy)
+        nextSessionNumber += 1
+        try session.register()
+        sessions[session.path] = session
+        Log.info("session \(session.number) opened by \(Authorizer.userName(uid)) (\(owner))")
+        return session
+    }
+
+    func close(_ session: Session) {
+        release(session)
+        session.unregister()
+        sessions[session.path] = nil
+        Log.info("session \(session.number) closed")
+    }
+
+    private func closeIdleSessions() {
+        let deadline = ContinuousClock.now - configuration.sessionIdleTimeout
+        for session in sessions.values where session.lastActivity < deadline {
+            Log.info("session \(session.number) idle for \(configuration.sessionIdleTimeout): closing it")
+            close(session)
+        }
+    }
+
+    // MARK: The camera claim
+
+    func claim(for session: Session) throws {
+        if claimHolder === session { return }
+        if let holder = claimHolder {
+            throw LensError.busy("the camera is in use by \(Authorizer.userName(holder.uid)) (session \(holder.number))")
+        }
+        guard !rig.isEmpty else { throw LensError.cameraSessionFailed("no camera is available") }
+        claimHolder = session
+    }
+
+    func release(_ session: Session) {
+        guard claimHolder === session else { return }
+        claimHolder = nil
+        session.stopWatchingSubject()
+        rig.run(on: currentCamera, { $0.close() }) { _, _ in }
+    }
+
+    // MARK: Capture conditions
+
+    func disabledReasons(for session: Session) -> [DisabledReason] {
+        conditions.disabledReasons(accuracy: session.maximumLocationAccuracy)
+    }
+
+    var currentFix: LocationFix? {
+        configuration.declaredLocation?.fix(now: Date()) ?? location?.currentFix
+    }
+
+    /// What the Location property shows: the current fix, unless location is off entirely.
+    var visibleFix: LocationFix? {
+        configuration.locationPolicy == .never ? nil : currentFix
+    }
+
+    func refreshConditions() {
+        conditions.enrolled = identity.state(at: Date()) == .enrolled
+        conditions.cameraAvailable = !rig.isEmpty
+        conditions.storageLow = store.isLowOnSpace
+        conditions.locationFix = currentFix
+        for session in sessions.values { session.conditionsChanged() }
+    }
+
+    private func locationChanged() {
+        refreshConditions()
+        // LocationChanged at most once a second.
+        let now = ContinuousClock.now
+        guard now - lastLocationBroadcast >= .seconds(1) else { return }
+        lastLocationBroadcast = now
+        for session in sessions.values { session.locationChanged(conditions.locationFix) }
+    }
+
+    // MARK: The photo flow
+
+    /// BeginCapture: frame on the camera thread → InitialCaptureFinished → signing thread →
+    /// stored → PhotoSigned. Failures end in the Failed signal.
+    func capturePhoto(name: String, for session: Session) {
+        let uid = session.uid
+        rig.run(on: currentCamera, { try $0.capturePhoto() }) { [weak self] result, state in
+            self?.loop.post { [weak self] in self?.photoCaptured(name: name, uid: uid, session: session, result: result, state: state) }
+        }
+    }
+
+    private func photoCaptured(name: String, uid: UInt32, session: Session, result: Result<CapturedPhoto, Error>,
+                               state: CameraState) {
+        cameraStates[currentCamera] = state
+        let photo: CapturedPhoto
+        switch result {
+        case .success(let p): photo = p
+        case .failure(let error):
+            session.failed(LensError.from(error))
+            return
+        }
+        session.emit("InitialCaptureFinished", [.string(name), .bytes(photo.thumbnail)])
+        let fix = conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
+        if configuration.locationPolicy == .required && fix == nil {
+            session.failed(.captureDisabled("the location fix was lost before the photo could be signed"))
+            return
+        }
+        guard let signer = identity.signer else {
+            session.failed(.enrollment(identity.problem ?? "the device has no usable identity"))
+            return
+        }
+        let signing = PhotoSigning(signer: signer, generator: Self.generator,
+                                   includeThumbnail: configuration.includeThumbnail)
+        let store = store
+        signingWorker.submit { [weak self] in
+            let stored = Result { () throws -> StoredResult in
+                let signed: [UInt8]
+                do { signed = try signing.sign(photo, location: fix) } catch {
+                    throw LensError.imageSigningFailed("signing failed: \(error)")
+                }
+                return try store.store(parts: [signed], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg")
+            }
+            self?.loop.post { [weak self] in self?.photoStored(name: name, session: session, result: stored) }
+        }
+    }
+
+    private func photoStored(name: String, session: Session, result: Result<StoredResult, Error>) {
+        switch result {
+        case .success(let stored):
+            Log.info("photo \(name) signed and stored for \(Authorizer.userName(stored.uid)) (\(stored.size) bytes)")
+            session.emit("PhotoSigned", [.string(name), Wire.result(stored)])
+            if store.isLowOnSpace != conditions.storageLow { refreshConditions() }
+        case .failure(let error):
+            Log.error("photo \(name) failed: \(error)")
+            session.failed(LensError.from(error))
+        }
+    }
+
+    static let generator = ClaimGeneratorInfo(name: "lensd", version: LensdVersion.string, operatingSystem: "Linux")
+
+    // MARK: Camera controls
+
+    /// Runs a control on the camera thread and answers the call when it is done.
+    func control<T: Sendable>(_ body: @escaping @Sendable (any Camera) throws -> T,
+                              reply: DeferredReply, then: @escaping (T) -> [BusValue]) {
+        let index = currentCamera
+        let then = LoopBound(then)
+        rig.run(on: index, body) { [weak self] result, state in
+            self?.loop.post { [weak self] in
+                guard let self else { return }
+                self.cameraStates[index] = state
+                switch result {
+                case .success(let value): reply.reply(then.value(value))
+                case .failure(let error): reply.fail(LensError.from(error).busError)
+                }
+            }
+        }
+    }
+
+    var currentState: CameraState? { cameraStates.indices.contains(currentCamera) ? cameraStates[currentCamera] : nil }
+
+    /// ChangeCamera: the next camera in the list; the claim moves with it.
+    func switchCamera(reply: DeferredReply, then: @escaping (CameraState) -> Void) {
+        guard cameraStates.count > 1 else {
+            reply.fail(LensError.unsupported("there is only one camera").busError)
+            return
+        }
+        let old = currentCamera, new = (currentCamera + 1) % cameraStates.count
+        let then = LoopBound(then)
+        rig.run(on: old, { $0.close() }) { _, _ in }
+        rig.run(on: new, { try $0.open() }) { [weak self] result, state in
+            self?.loop.post { [weak self] in
+                guard let self else { return }
+                if case .failure(let error) = result {
+                    reply.fail(LensError.from(error).busError)
+                    self.rig.run(on: old, { try $0.open() }) { _, _ in }
+                    return
+                }
+                self.currentCamera = new
+                self.cameraStates[new] = state
+                reply.reply([Wire.device(state)])
+                then.value(state)
+            }
+        }
+    }
+
+    /// StartCaptureSession: the claim, then the device opened on its thread.
+    func start(_ session: Session, reply: DeferredReply) {
+        do { try claim(for: session) } catch {
+            reply.fail(LensError.from(error).busError)
+            return
+        }
+        rig.run(on: currentCamera, { try $0.open() }) { [weak self] result, state in
+            self?.loop.post { [weak self] in
+                guard let self else { return }
+                self.cameraStates[self.currentCamera] = state
+                switch result {
+                case .success: reply.reply([])
+                case .failure(let error):
+                    self.claimHolder = nil
+                    reply.fail(LensError.from(error).busError)
+                }
+            }
+        }
+    }
+}
+
+enum LensdVersion {
+    static let string = "0.1.0"
+}
+
+/// Carries a loop-confined value through a worker thread and back; only the loop thread touches it.
+struct LoopBound<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

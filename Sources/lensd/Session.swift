@@ -1,0 +1,309 @@
+import Foundation
+import LensBus
+import LensCore
+
+/// org.lensd.Lens1.Session at /org/lensd/Lens1/session/N. Only its owner — the connection that
+/// opened it — may call it or read its properties; it dies with the owner's connection.
+final class Session: BusInterface, @unchecked Sendable {  // confined to the loop thread
+    static let interfaceName = "org.lensd.Lens1.Session"
+
+    let number: Int
+    let path: String
+    let owner: String
+    let uid: UInt32
+    private(set) var maximumLocationAccuracy: Double
+    private(set) var lastActivity = ContinuousClock.now
+    private var cameraMode = "photo"
+    private var reportedReasons: [DisabledReason]
+    private unowned let service: LensService
+    private var registration: BusRegistration?
+    private var tracking: BusRegistration?
+    private var subjectWatch: SubjectWatch?
+
+    init(service: LensService, number: Int, owner: String, uid: UInt32, accuracy: Double) {
+        self.service = service
+        self.number = number
+        self.owner = owner
+        self.uid = uid
+        path = "/org/lensd/Lens1/session/\(number)"
+        maximumLocationAccuracy = accuracy
+        reportedReasons = service.conditions.disabledReasons(accuracy: accuracy)
+    }
+
+    func register() throws {
+        registration = try service.bus.export(self, at: path)
+        tracking = try service.bus.track(peer: owner) { [weak self] in
+            guard let self else { return }
+            Log.info("session \(self.number): its owner \(self.owner) left the bus")
+            self.service.close(self)
+        }
+    }
+
+    func unregister() {
+        subjectWatch = nil
+        tracking?.cancel()
+        registration?.cancel()
+    }
+
+    // MARK: The interface, as a table: every member is owner-only.
+
+    let interface = BusContract.session
+
+    func call(_ call: MethodCall) -> MethodResult {
+        guard call.sender == owner else {
+            return .error(LensError.notAuthorized("session \(number) belongs to another client").busError)
+        }
+        lastActivity = .now
+        do {
+            switch call.member {
+            case "StartCaptureSession": return startCaptureSession(call)
+            case "StopCaptureSession": return try stopCaptureSession()
+            case "Close": return close()
+            case "BeginCapture": return try beginCapture()
+            case "FetchResult": return try fetchResult(call)
+            case "ReadResult": return try readResult(call)
+            case "SetFlashMode": return try setFlashMode(call)
+            case "ToggleFlash": return try toggleFlash(call)
+            case "ChangeCamera": return try changeCamera(call)
+            case "SetZoomFactor": return try setZoomFactor(call, relative: false)
+            case "Zoom": return try setZoomFactor(call, relative: true)
+            case "FocusAt": return try focusAt(call)
+            case "SetMaximumLocationAccuracy": return setMaximumLocationAccuracy(call)
+            default: return .error(BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)"))
+            }
+        } catch {
+            return .error(LensError.from(error).busError)
+        }
+    }
+
+    func get(property: String, sender: String) throws -> BusValue {
+        guard sender == owner else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
+        lastActivity = .now
+        switch property {
+        case "CameraMode": return .string(cameraMode)
+        case "CurrentDevice": return service.currentState.map(Wire.device) ?? .vardict([:])
+        case "CaptureEnabled": return .bool(service.disabledReasons(for: self).isEmpty)
+        case "DisabledReasons": return Wire.reasons(service.disabledReasons(for: self))
+        case "MaximumLocationAccuracy": return .double(maximumLocationAccuracy)
+        case "Location": return Wire.location(service.visibleFix)
+        default: throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(property)")
+        }
+    }
+
+    func set(property: String, value: BusValue, sender: String) throws {
+        guard sender == owner else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
+        lastActivity = .now
+        guard property == "CameraMode", let mode = value.stringValue else {
+            throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
+        }
+        switch mode {
+        case "photo": cameraMode = mode
+        case "video": throw LensError.unsupported("video recording is not available in this version").busError
+        default: throw LensError.invalidArgument("camera mode must be photo or video").busError
+        }
+    }
+
+    // MARK: Methods
+
+    private func startCaptureSession(_ call: MethodCall) -> MethodResult {
+        let reply = DeferredReply(for: call)
+        service.start(self, reply: reply)
+        return .deferred(reply)
+    }
+
+    /// Idempotent: stopping a session that holds nothing is not an error.
+    private func stopCaptureSession() throws -> MethodResult {
+        service.release(self)
+        return .reply([])
+    }
+
+    private func close() -> MethodResult {
+        service.close(self)
+        return .reply([])
+    }
+
+    private func beginCapture() throws -> MethodResult {
+        try requireClaim()
+        guard cameraMode == "photo" else { throw LensError.unsupported("BeginCapture takes photos; the camera mode is \(cameraMode)") }
+        let reasons = service.disabledReasons(for: self)
+        guard reasons.isEmpty else {
+            throw LensError.captureDisabled("capture is disabled: \(reasons.map(\.rawValue).joined(separator: ", "))"
+                + (reasons.contains(.location) ? " (no fix within \(Int(maximumLocationAccuracy)) m yet)" : ""))
+        }
+        let name = UUID().uuidString.lowercased()
+        service.capturePhoto(name: name, for: self)
+        return .reply([.string(name)])
+    }
+
+    private func fetchResult(_ call: MethodCall) throws -> MethodResult {
+        let name = try resultName(call)
+        let stored = try storeCall { try service.store.result(name: name, uid: uid) }
+        let fd = try storeCall { try service.store.sealedMemfd(name: name, uid: uid) }
+        // The reply dup()s the fd into the message; ours is closed once it is sent.
+        defer { Glibc.close(fd) }
+        let reply = DeferredReply(for: call)
+        reply.reply([.fd(fd), Wire.result(stored)])
+        return .deferred(reply)
+    }
+
+    private func readResult(_ call: MethodCall) throws -> MethodResult {
+        let name = try resultName(call)
+        let stored = try storeCall { try service.store.result(name: name, uid: uid) }
+        guard stored.mime.hasPrefix("image/") else {
+            throw LensError.unsupported("ReadResult returns photos only; use FetchResult for \(stored.mime)")
+        }
+        return .reply([.bytes(try storeCall { try service.store.read(name: name, uid: uid) })])
+    }
+
+    private func setFlashMode(_ call: MethodCall) throws -> MethodResult {
+        try requireClaim()
+        guard let text = call.arguments.first?.stringValue, let mode = FlashMode(rawValue: text) else {
+            throw LensError.invalidArgument("flash mode must be off, on or auto")
+        }
+        return applyFlash(mode, call: call, returnsMode: false)
+    }
+
+    private func toggleFlash(_ call: MethodCall) throws -> MethodResult {
+        try requireClaim()
+        guard let state = service.currentState, state.hasFlash, !state.supportedFlashModes.isEmpty else {
+            throw LensError.unsupported("this camera has no flash")
+        }
+        let modes = state.supportedFlashModes
+        let next = modes[((modes.firstIndex(of: state.flashMode) ?? -1) + 1) % modes.count]
+        return applyFlash(next, call: call, returnsMode: true)
+    }
+
+    private func applyFlash(_ mode: FlashMode, call: MethodCall, returnsMode: Bool) -> MethodResult {
+        let reply = DeferredReply(for: call)
+        service.control({ try $0.setFlashMode(mode) }, reply: reply) { [weak self] in
+            self?.emit("FlashModeChanged", [.string(mode.rawValue)])
+            self?.deviceStateChanged()
+            return returnsMode ? [.string(mode.rawValue)] : []
+        }
+        return .deferred(reply)
+    }
+
+    private func changeCamera(_ call: MethodCall) throws -> MethodResult {
+        try requireClaim()
+        let reply = DeferredReply(for: call)
+        service.switchCamera(reply: reply) { [weak self] state in
+            self?.emit("DeviceChanged", [Wire.device(state)])
+            self?.deviceStateChanged()
+        }
+        return .deferred(reply)
+    }
+
+    private func setZoomFactor(_ call: MethodCall, relative: Bool) throws -> MethodResult {
+        try requireClaim()
+        guard let value = call.arguments.first?.doubleValue, value.isFinite, value > 0 else {
+            throw LensError.invalidArgument(relative ? "the pinch scale must be a finite number above 0"
+                                                     : "the zoom factor must be a finite number, 1 or more")
+        }
+        let target = relative ? (service.currentState?.zoomFactor ?? 1) * value : value
+        let reply = DeferredReply(for: call)
+        // A pinch past the ends clamps, as on the SDK; an absolute factor below 1 is an error.
+        let requested = relative ? max(1, target) : target
+        service.control({ try $0.setZoom(requested) }, reply: reply) { [weak self] factor in
+            self?.emit("ZoomFactorChanged", [.double(factor)])
+            self?.deviceStateChanged()
+            return [.double(factor)]
+        }
+        return .deferred(reply)
+    }
+
+    private func focusAt(_ call: MethodCall) throws -> MethodResult {
+        try requireClaim()
+        guard call.arguments.count == 2, let x = call.arguments[0].doubleValue, let y = call.arguments[1].doubleValue,
+              (0...1).contains(x), (0...1).contains(y) else {
+            throw LensError.invalidArgument("the focus point must be normalized: 0...1 on both axes")
+        }
+        let reply = DeferredReply(for: call)
+        service.control({ try $0.focus(atX: x, y: y) }, reply: reply) { [weak self] point in
+            self?.emit("FocusedOnPoint", [.double(point.x), .double(point.y)])
+            self?.watchSubject()
+            return [.double(point.x), .double(point.y)]
+        }
+        return .deferred(reply)
+    }
+
+    /// Out of range (or NaN/inf): false and nothing changes, as the SDK does.
+    private func setMaximumLocationAccuracy(_ call: MethodCall) -> MethodResult {
+        guard let meters = call.arguments.first?.doubleValue, LocationAccuracy.isValidThreshold(meters) else {
+            return .reply([.bool(false)])
+        }
+        maximumLocationAccuracy = meters
+        propertiesChanged(["MaximumLocationAccuracy": .double(meters)])
+        conditionsChanged()
+        return .reply([.bool(true)])
+    }
+
+    // MARK: Events to the owner
+
+    func emit(_ member: String, _ arguments: [BusValue]) {
+        do {
+            try service.bus.emitSignal(path: path, interface: Self.interfaceName, member: member,
+                                       arguments: arguments, destination: owner)
+        } catch {
+            Log.debug("session \(number): \(member) not delivered: \(error)")
+        }
+    }
+
+    func failed(_ error: LensError) {
+        let busError = error.busError
+        emit("Failed", [.string(busError.name), .string(busError.message)])
+    }
+
+    private func propertiesChanged(_ changed: [String: BusValue]) {
+        try? service.bus.emitPropertiesChanged(path: path, interface: Self.interfaceName, changed: changed, destination: owner)
+    }
+
+    private func deviceStateChanged() {
+        if let state = service.currentState { propertiesChanged(["CurrentDevice": Wire.device(state)]) }
+    }
+
+    /// Re-evaluates the gate for this session's threshold; signals only on a change.
+    func conditionsChanged() {
+        let reasons = service.disabledReasons(for: self)
+        guard reasons != reportedReasons else { return }
+        reportedReasons = reasons
+        if reasons.isEmpty { emit("CaptureEnabled", []) } else { emit("CaptureDisabled", [Wire.reasons(reasons)]) }
+        propertiesChanged(["CaptureEnabled": .bool(reasons.isEmpty), "DisabledReasons": Wire.reasons(reasons)])
+    }
+
+    func locationChanged(_ fix: LocationFix?) {
+        emit("LocationChanged", [Wire.location(fix)])
+        propertiesChanged(["Location": Wire.location(fix)])
+    }
+
+    // MARK: Helpers
+
+    private func requireClaim() throws {
+        guard service.claimHolder === self else {
+            throw LensError.notStarted("call StartCaptureSession first")
+        }
+    }
+
+    private func resultName(_ call: MethodCall) throws -> String {
+        guard let name = call.arguments.first?.stringValue, UUID(uuidString: name) != nil, name == name.lowercased() else {
+            throw LensError.invalidArgument("a result name is the lower-case UUID that BeginCapture returned")
+        }
+        return name
+    }
+
+    private func storeCall<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as StorageError where error.kind == .notFound {
+            throw LensError.notFound("no result with that name for this user (results are kept per user, oldest dropped first)")
+        }
+    }
+
+    /// After a manual focus, SubjectAreaChanged tells the owner when the scene has changed enough
+    /// that the focus point may be stale (the SDK's callback of the same name).
+    private func watchSubject() {
+        subjectWatch = SubjectWatch(service: service) { [weak self] in
+            self?.emit("SubjectAreaChanged", [])
+            self?.subjectWatch = nil
+        }
+    }
+
+    func stopWatchingSubject() { subjectWatch = nil }
+}

@@ -1,0 +1,3 @@
+import Foundation
+
+exit(Daemon.run(arguments: Array(CommandLine.arguments.dropFirst())))

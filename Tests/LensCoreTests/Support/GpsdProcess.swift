@@ -1,0 +1,53 @@
+import Foundation
+
+/// A real gpsd 3.22 (`/usr/sbin/gpsd`), in the foreground, reading NMEA from a TCP source,
+/// serving clients on 127.0.0.1:`port`. Stopped by PID only.
+final class GpsdProcess {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    let port: UInt16
+    private let source: UInt16
+    private var process: Process?
+
+    init(sourcePort: UInt16) throws {
+        port = try GpsdSockets.freePort()
+        source = sourcePort
+    }
+
+    deinit { kill() }
+
+    /// Starts gpsd and returns once it accepts clients.
+    /// -N foreground (so the PID is gpsd's), -n read the source without waiting for a client,
+    /// -b never write to the "device", -S the client port. As root, gpsd drops to user gpsd.
+    func start() throws {
+        precondition(process == nil, "gpsd already running")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
+        process.arguments = ["-N", "-n", "-b", "-S", String(port), "tcp://127.0.0.1:\(source)"]
+        // It logs a harmless "unable to connect to the DBUS system bus" on every start.
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(5)
+        while !GpsdSockets.isListening(port: port) {
+            guard process.isRunning, Date() < deadline else {
+                kill()
+                throw Failure(description: "gpsd did not start listening on 127.0.0.1:\(port)")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    /// Sends `signal` to gpsd's PID and reaps it; harmless when it is not running.
+    func kill(signal: Int32 = SIGTERM) {
+        guard let process else { return }
+        self.process = nil
+        if process.isRunning {
+            _ = Glibc.kill(process.processIdentifier, signal)
+        }
+        process.waitUntilExit()
+    }
+
+    var isRunning: Bool { process?.isRunning ?? false }
+}

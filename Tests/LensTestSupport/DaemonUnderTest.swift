@@ -1,0 +1,95 @@
+import Foundation
+
+/// The real lensd binary, run as user lensd on a private bus, killed by PID.
+public final class DaemonUnderTest {
+    public let stateDirectory: URL
+    public let logPath: String
+    public private(set) var process: Process?
+    private let bus: PrivateSystemBus
+    private let arguments: [String]
+    private let user: String?
+    private let directory: TemporaryDirectory
+
+    /// Binaries copied where setpriv'd users can execute them (the build tree may not be reachable).
+    public static func installedBinary(_ name: String) throws -> String {
+        let dir = "/tmp/lensd-test-bin"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        let source = TestTools.buildDirectory.appendingPathComponent(name).path
+        let target = "\(dir)/\(name)"
+        let sourceDate = try FileManager.default.attributesOfItem(atPath: source)[.modificationDate] as? Date
+        let targetDate = try? FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date
+        if targetDate == nil || sourceDate != targetDate {
+            try? FileManager.default.removeItem(atPath: target)
+            try FileManager.default.copyItem(atPath: source, toPath: target)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755, .modificationDate: sourceDate as Any],
+                                                  ofItemAtPath: target)
+        }
+        return target
+    }
+
+    /// `user` nil runs lensd as root (for tests that do not need the service user).
+    public init(bus: PrivateSystemBus, arguments: [String] = ["--camera", "synthetic", "--location", "optional", "--gpsd", "none"],
+                user: String? = "lensd", stateDirectory: URL? = nil) throws {
+        directory = try TemporaryDirectory(prefix: "lensd-daemon")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path)
+        self.stateDirectory = stateDirectory ?? directory.file("state")
+        logPath = directory.file("lensd.log").path
+        self.bus = bus
+        self.arguments = arguments
+        self.user = user
+    }
+
+    public func start(timeout: TimeInterval = 20) throws {
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        if let user { try check(runProcess(["chown", "-R", "\(user):\(user)", stateDirectory.path]), "chown") }
+        let config = directory.file("lensd.conf").path
+        FileManager.default.createFile(atPath: config, contents: Data())
+        let binary = try Self.installedBinary("lensd")
+        let argv = [binary, "--bus", bus.address, "--config", config, "--state-dir", stateDirectory.path,
+                    "--synthetic-size", "640x480", "--log-level", "debug"] + arguments
+        let p = Process()
+        let command = user.map { TestUsers.asUser($0, argv) } ?? argv
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = command
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        log.seekToEndOfFile()
+        p.standardOutput = log
+        p.standardError = log
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        process = p
+        try waitForName(timeout: timeout)
+    }
+
+    /// Polls the bus until org.lensd.Lens1 has an owner.
+    public func waitForName(timeout: TimeInterval) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let r = try runProcess(["busctl", "--address=\(bus.address)", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                    "org.freedesktop.DBus", "NameHasOwner", "s", "org.lensd.Lens1"])
+            if String(decoding: r.stdout, as: UTF8.self).contains("true") { return }
+            if let p = process, !p.isRunning { throw TestToolError("lensd exited \(p.terminationStatus): \(log)") }
+            usleep(50_000)
+        }
+        throw TestToolError("lensd did not take its bus name within \(timeout) s: \(log)")
+    }
+
+    public var pid: Int32 { process?.processIdentifier ?? 0 }
+
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Stops lensd with `signal` and waits for it to exit.
+    public func stop(signal: Int32 = SIGTERM) {
+        guard let p = process, p.isRunning else { return }
+        kill(p.processIdentifier, signal)
+        p.waitUntilExit()
+    }
+
+    deinit { stop(signal: SIGKILL) }
+
+    private func check(_ r: (status: Int32, stdout: Data, stderr: Data), _ what: String) throws {
+        guard r.status == 0 else { throw TestToolError("\(what) failed: \(String(decoding: r.stderr, as: UTF8.self))") }
+    }
+}

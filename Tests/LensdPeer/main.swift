@@ -1,0 +1,159 @@
+import Foundation
+import LensBus
+
+// lensd-test-peer: a scriptable D-Bus client of lensd for integration tests that need a
+// separate process — another user (run under setpriv), or a client to SIGKILL at a known step.
+// Each step's outcome is printed as one line, flushed at once, so a test can follow along:
+//   reply <step> <values…> | error <step> <name> <message> | signal <member> <values…>
+//
+// usage: lensd-test-peer --address ADDRESS STEP...
+//   open                     OpenSession({}) and remember the session
+//   start | stop | close     StartCaptureSession / StopCaptureSession / Close
+//   capture                  BeginCapture; remember the name
+//   wait:MEMBER[:SECONDS]    run the loop until the session's signal MEMBER arrives (exit 5 on timeout)
+//   thumbnail:FILE           write the last InitialCaptureFinished thumbnail to FILE
+//   fetch:FILE               FetchResult(name), copy the fd's bytes to FILE, keep the fd open
+//   read:FILE                ReadResult(name) into FILE
+//   sleep:MS                 run the loop for MS milliseconds
+//   hang                     run the loop forever (to be killed)
+//   listen:SECONDS           subscribe to every signal from org.lensd.Lens1 and print them
+//   call:PATH:INTERFACE:MEMBER   a call without arguments on any path (outsider tests)
+//   get:PATH:INTERFACE:PROPERTY  a property read on any path
+
+let destination = "org.lensd.Lens1"
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2, arguments[0] == "--address" else {
+    FileHandle.standardError.write(Data("usage: lensd-test-peer --address ADDRESS STEP...\n".utf8))
+    exit(2)
+}
+try Peer(address: arguments[1]).run(Array(arguments.dropFirst(2)))
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func describe(_ values: [BusValue]) -> String {
+    values.map { value in
+        if value.signature == "ay", let bytes = value.bytesValue { return "bytes:\(bytes.count)" }
+        if let s = value.stringValue ?? value.objectPathValue { return s }
+        if let d = value.vardictValue { return d.keys.sorted().map { "\($0)=\(describe([d[$0]!]))" }.joined(separator: ",") }
+        return "\(value)"
+    }.joined(separator: " ")
+}
+
+final class Peer {
+    let loop: EventLoop
+    let bus: BusConnection
+    var sessionPath: String?
+    var resultName: String?
+    var received: [SignalMessage] = []
+    var subscriptions: [BusRegistration] = []
+    var openFDs: [Int32] = []
+    var lastThumbnail: [UInt8]?
+
+    init(address: String) throws {
+        loop = try EventLoop()
+        bus = try BusConnection(.address(address), loop: loop, description: "lensd-test-peer")
+    }
+    func run(for duration: Duration) throws {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline {
+            _ = try loop.runOnce(timeout: min(.milliseconds(100), deadline - .now))
+        }
+    }
+
+    func sessionCall(_ step: String, _ member: String, _ args: [BusValue] = []) throws -> [BusValue]? {
+        guard let path = sessionPath else { say("error \(step) NoSession open first"); exit(1) }
+        do {
+            let reply = try bus.call(destination: destination, path: path, interface: "org.lensd.Lens1.Session",
+                                     member: member, arguments: args)
+            say("reply \(step) \(describe(reply))")
+            return reply
+        } catch let error as BusError {
+            say("error \(step) \(error.name) \(error.message)")
+            return nil
+        }
+    }
+
+
+    func run(_ steps: [String]) throws {
+        for step in steps {
+            let parts = step.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            switch parts[0] {
+            case "open":
+                do {
+                    let reply = try bus.call(destination: destination, path: "/org/lensd/Lens1", interface: "org.lensd.Lens1.Manager",
+                                             member: "OpenSession", arguments: [.vardict([:])])
+                    sessionPath = reply.first?.objectPathValue
+                    subscriptions.append(try bus.subscribe(sender: destination, path: sessionPath, interface: nil, member: nil) {
+                        self.received.append($0)
+                if $0.member == "InitialCaptureFinished" { self.lastThumbnail = $0.arguments.last?.bytesValue }
+                        say("signal \($0.member) \(describe($0.arguments))")
+                    })
+                    say("reply open \(sessionPath ?? "")")
+                } catch let error as BusError {
+                    say("error open \(error.name) \(error.message)")
+                    exit(4)
+                }
+            case "start": _ = try sessionCall(step, "StartCaptureSession")
+            case "stop": _ = try sessionCall(step, "StopCaptureSession")
+            case "close": _ = try sessionCall(step, "Close")
+            case "capture": resultName = try sessionCall(step, "BeginCapture")?.first?.stringValue
+            case "wait":
+                let member = parts[1]
+                let seconds = parts.count > 2 ? Double(parts[2]) ?? 30 : 30
+                let deadline = Date().addingTimeInterval(seconds)
+                while !received.contains(where: { $0.member == member }) {
+                    guard Date() < deadline else { say("timeout \(member)"); exit(5) }
+                    _ = try loop.runOnce(timeout: .milliseconds(100))
+                }
+                received.removeAll { $0.member == member }
+            case "thumbnail":
+                guard let bytes = lastThumbnail else { say("error \(step) NoThumbnail wait:InitialCaptureFinished first"); exit(1) }
+                try Data(bytes).write(to: URL(fileURLWithPath: parts[1]))
+                say("reply \(step)")
+            case "fetch", "read":
+                guard let name = resultName else { say("error \(step) NoResult capture first"); exit(1) }
+                let reply = try sessionCall(step, parts[0] == "fetch" ? "FetchResult" : "ReadResult", [.string(name)])
+                var bytes: [UInt8] = []
+                if let fd = reply?.first?.fdValue {
+                    openFDs.append(fd)
+                    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                    var offset: off_t = 0
+                    while true {
+                        let n = pread(fd, &buffer, buffer.count, offset)
+                        if n <= 0 { break }
+                        bytes += buffer[..<n]
+                        offset += off_t(n)
+                    }
+                } else if let read = reply?.first?.bytesValue {
+                    bytes = read
+                }
+                if reply != nil { try Data(bytes).write(to: URL(fileURLWithPath: parts[1])) }
+            case "sleep": try run(for: .milliseconds(Int(parts[1]) ?? 0))
+            case "hang": while true { _ = try loop.runOnce(timeout: .seconds(1)) }
+            case "listen":
+                subscriptions.append(try bus.subscribe(sender: destination, path: nil, interface: nil, member: nil) {
+                    say("signal \($0.member) \($0.path) \(describe($0.arguments))")
+                })
+                say("listening")
+                try run(for: .seconds(Int(parts[1]) ?? 5))
+            case "call", "get":
+                guard parts.count == 4 else { say("error \(step) usage"); exit(2) }
+                do {
+                    let reply = parts[0] == "call"
+                        ? try bus.call(destination: destination, path: parts[1], interface: parts[2], member: parts[3])
+                        : try bus.call(destination: destination, path: parts[1], interface: "org.freedesktop.DBus.Properties",
+                                       member: "Get", arguments: [.string(parts[2]), .string(parts[3])])
+                    say("reply \(step) \(describe(reply))")
+                } catch let error as BusError {
+                    say("error \(step) \(error.name) \(error.message)")
+                }
+            default:
+                say("error \(step) unknown step")
+                exit(2)
+            }
+        }
+
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import LensBus
+import LensCrypto
+import LensTestSupport
+import XCTest
+
+/// The photo flow end to end, as a member of group lens would see it.
+final class PhotoFlowTests: LensdTestCase {
+    func testMemberCapturesFetchesAndTheReferenceTrustsThePhoto() throws {
+        let photo = outbox.appendingPathComponent("photo.jpg")
+        let thumbnail = outbox.appendingPathComponent("thumbnail.jpg")
+        let member = try peer(["open", "start", "capture", "wait:InitialCaptureFinished", "thumbnail:\(thumbnail.path)",
+                               "wait:PhotoSigned", "fetch:\(photo.path)"], as: TestUsers.member)
+        XCTAssertEqual(try member.finish(), 0, "\(member.lines)")
+        let name = try XCTUnwrap(member.lines.first { $0.hasPrefix("reply capture ") }?.split(separator: " ").last)
+        let signed = try XCTUnwrap(member.lines.first { $0.hasPrefix("signal PhotoSigned \(name)") })
+        XCTAssertTrue(member.lines.contains { $0.hasPrefix("signal InitialCaptureFinished \(name) bytes:") })
+
+        // The fetched bytes are exactly what PhotoSigned announced.
+        let bytes = Array(try Data(contentsOf: photo))
+        XCTAssertTrue(signed.contains("sha256=\(Digest.hash(bytes).map { String(format: "%02x", $0) }.joined())"), signed)
+        XCTAssertTrue(signed.contains("size=uint64(\(bytes.count))"), signed)
+        XCTAssertTrue(signed.contains("mime=image/jpeg"), signed)
+
+        // The thumbnail is a JPEG no larger than 320 px.
+        let (width, height) = try jpegSize(Array(try Data(contentsOf: thumbnail)))
+        XCTAssertLessThanOrEqual(max(width, height), 320)
+
+        // c2pa-rs rates it Trusted with the daemon's own trust anchor, and it says what made it.
+        let anchor = try client().trustAnchorFile(in: tmp)
+        let verdict = try ReferenceValidator.assertTrusted(photo, anchors: [anchor])
+        XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["tiff:Model"]?.string, "lensd synthetic camera")
+        XCTAssertEqual(verdict.actions.first?.digitalSourceType,
+                       "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia")
+        XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
+    }
+
+    /// Width and height from the first SOFn segment.
+    private func jpegSize(_ jpeg: [UInt8]) throws -> (Int, Int) {
+        var i = 2
+        while i + 9 < jpeg.count, jpeg[i] == 0xFF {
+            let marker = jpeg[i + 1]
+            let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                return (Int(jpeg[i + 7]) << 8 | Int(jpeg[i + 8]), Int(jpeg[i + 5]) << 8 | Int(jpeg[i + 6]))
+            }
+            i += 2 + length
+        }
+        throw TestToolError("no SOF segment")
+    }
+}
