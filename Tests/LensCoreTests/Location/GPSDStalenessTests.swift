@@ -26,7 +26,7 @@ final class GPSDStalenessTests: XCTestCase {
         let staleAt = Date()
         let lastFix = try XCTUnwrap(harness.changes.compactMap(\.fix).last)
         let silence = staleAt.timeIntervalSince(lastFix.receivedAt)
-        XCTAssertGreaterThanOrEqual(silence, 5); print("MEASURE silence->stale", silence)
+        XCTAssertGreaterThanOrEqual(silence, 5)
         XCTAssertLessThan(silence, 6)
         XCTAssertNil(harness.currentFix)
         XCTAssertEqual(harness.changes.last, .noFix, "the timer published the change")
