@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "C2PA", targets: ["C2PA"]),
         .library(name: "LensCrypto", targets: ["LensCrypto"]),
+        .library(name: "LensClient", targets: ["LensClient"]),
         .executable(name: "lensctl", targets: ["lensctl"]),
         .executable(name: "lens-bench", targets: ["lens-bench"]),
         .executable(name: "lensd", targets: ["lensd"]),
@@ -24,9 +25,10 @@ let package = Package(
         .target(name: "C2PA", dependencies: ["LensCrypto"]),
         .target(name: "LensBus", dependencies: ["CSystemd"]),
         .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux"]),
+        .target(name: "LensClient", dependencies: ["LensBus"]),
 
         // Executables.
-        .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto"], path: "clients/lensctl"),
+        .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensClient"], path: "clients/lensctl"),
         .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto"]),
         .executableTarget(name: "lensd", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto"]),
 
@@ -37,7 +39,7 @@ let package = Package(
         .executableTarget(name: "lensd-test-peer", dependencies: ["LensBus"], path: "Tests/LensdPeer"),
         .testTarget(name: "C2PATests", dependencies: ["C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
-        .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto"]),
-        .testTarget(name: "LensdTests", dependencies: ["LensBus", "C2PA", "LensCrypto", "LensTestSupport"]),
+        .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport"]),
+        .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]
 )

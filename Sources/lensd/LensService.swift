@@ -74,18 +74,23 @@ final class LensService: @unchecked Sendable {
             throw LensError.busy("\(Authorizer.userName(uid)) already has \(own) sessions (max-sessions-per-user)")
         }
         var accuracy = LocationAccuracy.defaultThreshold
+        var persistent = false
         for (key, value) in options {
             switch key {
+            case "persistent":
+                guard let flag = value.boolValue else { throw LensError.invalidArgument("persistent must be a boolean") }
+                persistent = flag
             case "maximumLocationAccuracy":
                 guard let meters = value.doubleValue, LocationAccuracy.isValidThreshold(meters) else {
                     throw LensError.invalidArgument("maximumLocationAccuracy must be a double in 3...1500 metres")
                 }
                 accuracy = meters
             default:
-                throw LensError.invalidArgument("unknown session option \(key); known: maximumLocationAccuracy")
+                throw LensError.invalidArgument("unknown session option \(key); known: maximumLocationAccuracy, persistent")
             }
         }
-        let session = Session(service: self, number: nextSessionNumber, owner: owner, uid: uid, accuracy: accuracy)
+        let session = Session(service: self, number: nextSessionNumber, owner: owner, uid: uid, accuracy: accuracy,
+                              persistent: persistent)
         nextSessionNumber += 1
         try session.register()
         sessions[session.path] = session

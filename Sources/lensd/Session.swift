@@ -4,13 +4,17 @@ import LensCore
 
 /// org.lensd.Lens1.Session at /org/lensd/Lens1/session/N. Only its owner — the connection that
 /// opened it — may call it or read its properties; it dies with the owner's connection.
+/// A persistent session (OpenSession option "persistent": true, for one-shot clients such as
+/// busctl) belongs to the opener's uid instead: any connection of that user may use it, signals
+/// follow the connection that called it last, and it ends with Close or the idle timeout.
 final class Session: BusInterface, @unchecked Sendable {  // confined to the loop thread
     static let interfaceName = "org.lensd.Lens1.Session"
 
     let number: Int
     let path: String
-    let owner: String
+    private(set) var owner: String
     let uid: UInt32
+    let isPersistent: Bool
     private(set) var maximumLocationAccuracy: Double
     private(set) var lastActivity = ContinuousClock.now
     private var cameraMode = "photo"
@@ -20,8 +24,9 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     private var tracking: BusRegistration?
     private var subjectWatch: SubjectWatch?
 
-    init(service: LensService, number: Int, owner: String, uid: UInt32, accuracy: Double) {
+    init(service: LensService, number: Int, owner: String, uid: UInt32, accuracy: Double, persistent: Bool) {
         self.service = service
+        isPersistent = persistent
         self.number = number
         self.owner = owner
         self.uid = uid
@@ -32,6 +37,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
 
     func register() throws {
         registration = try service.bus.export(self, at: path)
+        guard !isPersistent else { return }
         tracking = try service.bus.track(peer: owner) { [weak self] in
             guard let self else { return }
             Log.info("session \(self.number): its owner \(self.owner) left the bus")
@@ -50,10 +56,9 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     let interface = BusContract.session
 
     func call(_ call: MethodCall) -> MethodResult {
-        guard call.sender == owner else {
+        guard isOwner(call.sender) else {
             return .error(LensError.notAuthorized("session \(number) belongs to another client").busError)
         }
-        lastActivity = .now
         do {
             switch call.member {
             case "StartCaptureSession": return startCaptureSession(call)
@@ -77,8 +82,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     func get(property: String, sender: String) throws -> BusValue {
-        guard sender == owner else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
-        lastActivity = .now
+        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
         switch property {
         case "CameraMode": return .string(cameraMode)
         case "CurrentDevice": return service.currentState.map(Wire.device) ?? .vardict([:])
@@ -91,13 +95,14 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     func set(property: String, value: BusValue, sender: String) throws {
-        guard sender == owner else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
-        lastActivity = .now
+        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
         guard property == "CameraMode", let mode = value.stringValue else {
             throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
         }
         switch mode {
-        case "photo": cameraMode = mode
+        case "photo":
+            cameraMode = mode
+            propertiesChanged(["CameraMode": .string(mode)])
         case "video": throw LensError.unsupported("video recording is not available in this version").busError
         default: throw LensError.invalidArgument("camera mode must be photo or video").busError
         }
@@ -276,6 +281,17 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     // MARK: Helpers
+
+    /// The owning connection — or, for a persistent session, any connection of the owning user,
+    /// which then receives the session's signals. Counts as activity for the idle timeout.
+    private func isOwner(_ sender: String) -> Bool {
+        if sender != owner {
+            guard isPersistent, (try? service.bus.peerUID(sender)) == uid else { return false }
+            owner = sender
+        }
+        lastActivity = .now
+        return true
+    }
 
     private func requireClaim() throws {
         guard service.claimHolder === self else {

@@ -8,6 +8,7 @@ public final class DaemonUnderTest {
     private let bus: PrivateSystemBus
     private let arguments: [String]
     private let user: String?
+    private let configuration: String
     private let directory: TemporaryDirectory
 
     /// Binaries copied where setpriv'd users can execute them (the build tree may not be reachable).
@@ -30,7 +31,7 @@ public final class DaemonUnderTest {
 
     /// `user` nil runs lensd as root (for tests that do not need the service user).
     public init(bus: PrivateSystemBus, arguments: [String] = ["--camera", "synthetic", "--location", "optional", "--gpsd", "none"],
-                user: String? = "lensd", stateDirectory: URL? = nil) throws {
+                user: String? = "lensd", stateDirectory: URL? = nil, configuration: String = "") throws {
         directory = try TemporaryDirectory(prefix: "lensd-daemon")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path)
         self.stateDirectory = stateDirectory ?? directory.file("state")
@@ -38,13 +39,15 @@ public final class DaemonUnderTest {
         self.bus = bus
         self.arguments = arguments
         self.user = user
+        self.configuration = configuration
     }
 
     public func start(timeout: TimeInterval = 20) throws {
         try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
         if let user { try check(runProcess(["chown", "-R", "\(user):\(user)", stateDirectory.path]), "chown") }
         let config = directory.file("lensd.conf").path
-        FileManager.default.createFile(atPath: config, contents: Data())
+        // Root-owned and not writable by others, like /etc/lensd/lensd.conf.
+        FileManager.default.createFile(atPath: config, contents: Data(configuration.utf8), attributes: [.posixPermissions: 0o644])
         let binary = try Self.installedBinary("lensd")
         let argv = [binary, "--bus", bus.address, "--config", config, "--state-dir", stateDirectory.path,
                     "--synthetic-size", "640x480", "--log-level", "debug"] + arguments

@@ -1,3 +1,4 @@
+import LensTestSupport
 import Foundation
 import LensCore
 import Synchronization

@@ -12,6 +12,12 @@ class LensdTestCase: XCTestCase {
 
     /// Arguments for lensd; tests override for other setups.
     var daemonArguments: [String] { ["--camera", "synthetic", "--location", "optional", "--gpsd", "none"] }
+    /// lensd.conf's content.
+    var daemonConfiguration: String { "" }
+    /// The bus: the shipped policy on a stock system policy, unless a test says otherwise.
+    func makeBus() throws -> PrivateSystemBus { try PrivateSystemBus() }
+    /// Runs before lensd starts (e.g. to start gpsd).
+    func prepare() throws {}
 
     override func setUpWithError() throws {
         try TestUsers.ensure()
@@ -20,8 +26,10 @@ class LensdTestCase: XCTestCase {
         // Peers run as other users write their files here.
         try FileManager.default.createDirectory(at: outbox, withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o1777])
-        bus = try PrivateSystemBus()
-        daemon = try DaemonUnderTest(bus: bus, arguments: daemonArguments)
+        bus = try makeBus()
+        try prepare()
+        daemon = try DaemonUnderTest(bus: bus, arguments: daemonArguments, stateDirectory: tmp.file("state"),
+                                     configuration: daemonConfiguration)
         try daemon.start()
     }
 
@@ -35,6 +43,23 @@ class LensdTestCase: XCTestCase {
     var outbox: URL { tmp.file("outbox") }
 
     func client() throws -> TestClient { try TestClient(address: bus.address) }
+
+    /// Restarts lensd on the same state directory (after `stop` with any signal).
+    func restartDaemon(arguments: [String]? = nil) throws {
+        daemon.stop()
+        daemon = try DaemonUnderTest(bus: bus, arguments: arguments ?? daemonArguments, stateDirectory: daemon.stateDirectory,
+                                     configuration: daemonConfiguration)
+        try daemon.start()
+    }
+
+    /// Open file descriptors and resident memory of lensd, from /proc.
+    func daemonResources() throws -> (fds: Int, rssKiB: Int) {
+        let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").count
+        let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
+        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?
+            .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) } ?? -1
+        return (fds, rss)
+    }
 
     func peer(_ steps: [String], as user: String? = nil) throws -> PeerProcess {
         try PeerProcess(address: bus.address, steps: steps, user: user, directory: tmp)

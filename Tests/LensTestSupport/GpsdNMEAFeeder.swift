@@ -5,8 +5,8 @@ import Synchronization
 /// and, to every connection, writes the log's epochs at a fixed rate, once, then stays
 /// connected and silent (a receiver that stopped talking). A gpsd that reconnects, e.g.
 /// after a restart, gets the log from the start again.
-final class GpsdNMEAFeeder: @unchecked Sendable {  // immutable apart from the Mutex
-    let port: UInt16
+public final class GpsdNMEAFeeder: @unchecked Sendable {  // immutable apart from the Mutex
+    public let port: UInt16
 
     private let listener: Int32
     private let epochs: [Data]
@@ -15,7 +15,7 @@ final class GpsdNMEAFeeder: @unchecked Sendable {  // immutable apart from the M
     private let threads = DispatchGroup()
 
     /// - Parameter epochsPerSecond: at least 4, so that the scenarios stay short.
-    init(log: GpsdNMEALog, epochsPerSecond: Double = 5) throws {
+    public init(log: GpsdNMEALog, epochsPerSecond: Double = 5) throws {
         listener = try GpsdSockets.listen()
         do {
             port = try GpsdSockets.localPort(of: listener)
@@ -29,7 +29,7 @@ final class GpsdNMEAFeeder: @unchecked Sendable {  // immutable apart from the M
     }
 
     /// Closes every connection and the listener; returns once the feeder's threads are done.
-    func stop() {
+    public func stop() {
         let wasStopping = stopping.withLock { stopping in
             defer { stopping = true }
             return stopping

@@ -2,15 +2,15 @@ import Foundation
 
 /// Loopback TCP plumbing for the gpsd tests: listeners on ephemeral ports and reachability
 /// probes. Everything is 127.0.0.1 only.
-enum GpsdSockets {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum GpsdSockets {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
         init(_ call: String) { description = "\(call): \(String(cString: strerror(errno)))" }
     }
 
     /// A listening socket on 127.0.0.1:`port` (0 = ephemeral), close-on-exec so gpsd does not
     /// inherit it. The caller closes it.
-    static func listen(port: UInt16 = 0) throws -> Int32 {
+    public static func listen(port: UInt16 = 0) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket") }
         var one: Int32 = 1
@@ -29,7 +29,7 @@ enum GpsdSockets {
         return fd
     }
 
-    static func localPort(of fd: Int32) throws -> UInt16 {
+    public static func localPort(of fd: Int32) throws -> UInt16 {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let status = withUnsafeMutablePointer(to: &address) {
@@ -40,14 +40,14 @@ enum GpsdSockets {
     }
 
     /// A port nobody listens on right now, for gpsd's -S (it must bind the port itself).
-    static func freePort() throws -> UInt16 {
+    public static func freePort() throws -> UInt16 {
         let fd = try listen()
         defer { close(fd) }
         return try localPort(of: fd)
     }
 
     /// Whether something accepts connections on 127.0.0.1:`port`.
-    static func isListening(port: UInt16) -> Bool {
+    public static func isListening(port: UInt16) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -2,32 +2,28 @@ import Foundation
 
 /// An NMEA log from Tests/fixtures/nmea, split into receiver epochs for the feeder, with the
 /// positions it states, which is what the tests expect gpsd to report.
-struct GpsdNMEALog {
+public struct GpsdNMEALog {
     /// One position as the log's GGA sentence states it.
-    struct Position: Equatable {
-        var latitude: Double
-        var longitude: Double
+    public struct Position: Equatable {
+        public var latitude: Double
+        public var longitude: Double
         /// GGA's altitude field: metres above mean sea level; nil in a 2D log.
-        var altitudeMSL: Double?
-        var hdop: Double
+        public var altitudeMSL: Double?
+        public var hdop: Double
         /// What gpsd 3.22 reports as eph for this HDOP with GGA quality 1 (measured; see
         /// gen_nmea.py).
-        var eph: Double { hdop * 19.0 }
+        public var eph: Double { hdop * 19.0 }
     }
 
     /// The sentences of each epoch (each starts with a GGA), CRLF-terminated as sent.
-    let epochs: [Data]
+    public let epochs: [Data]
     /// Each distinct position of the log's fix epochs, in order of first appearance.
-    let positions: [Position]
+    public let positions: [Position]
     /// From the first to the last RMC time stamp: the receiver's clock, not the host's.
-    let receiverTimes: ClosedRange<Date>
+    public let receiverTimes: ClosedRange<Date>
 
-    init(named name: String) throws {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // Support
-            .deletingLastPathComponent()  // LensCoreTests
-            .deletingLastPathComponent()  // Tests
-            .appendingPathComponent("fixtures/nmea/\(name)")
+    public init(named name: String) throws {
+        let url = TestTools.repoRoot.appendingPathComponent("Tests/fixtures/nmea/\(name)")
         let sentences = try String(contentsOf: url, encoding: .ascii)
             .split(whereSeparator: \.isNewline)
             .filter { $0.hasPrefix("$") }

@@ -2,14 +2,14 @@ import Foundation
 
 /// A real gpsd 3.22 (`/usr/sbin/gpsd`), in the foreground, reading NMEA from a TCP source,
 /// serving clients on 127.0.0.1:`port`. Stopped by PID only.
-final class GpsdProcess {
-    struct Failure: Error, CustomStringConvertible { let description: String }
+public final class GpsdProcess {
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
 
-    let port: UInt16
+    public let port: UInt16
     private let source: UInt16
     private var process: Process?
 
-    init(sourcePort: UInt16) throws {
+    public init(sourcePort: UInt16) throws {
         port = try GpsdSockets.freePort()
         source = sourcePort
     }
@@ -19,7 +19,7 @@ final class GpsdProcess {
     /// Starts gpsd and returns once it accepts clients.
     /// -N foreground (so the PID is gpsd's), -n read the source without waiting for a client,
     /// -b never write to the "device", -S the client port. As root, gpsd drops to user gpsd.
-    func start() throws {
+    public func start() throws {
         precondition(process == nil, "gpsd already running")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
@@ -40,7 +40,7 @@ final class GpsdProcess {
     }
 
     /// Sends `signal` to gpsd's PID and reaps it; harmless when it is not running.
-    func kill(signal: Int32 = SIGTERM) {
+    public func kill(signal: Int32 = SIGTERM) {
         guard let process else { return }
         self.process = nil
         if process.isRunning {
@@ -49,5 +49,5 @@ final class GpsdProcess {
         process.waitUntilExit()
     }
 
-    var isRunning: Bool { process?.isRunning ?? false }
+    public var isRunning: Bool { process?.isRunning ?? false }
 }

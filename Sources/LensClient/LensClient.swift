@@ -1,0 +1,1 @@
+// LensClient: LensCamera and LensCameraDelegate over D-Bus.

@@ -1,0 +1,100 @@
+import Foundation
+import LensBus
+import LensTestSupport
+import XCTest
+
+/// Every session signal and property change of the contract, emitted by the real daemon, with
+/// its payload checked. (Location and the capture gate are in LocationGateTests.)
+final class SessionSignalTests: LensdTestCase {
+    func testControlsAnswerInTheReplyAndSignal() throws {
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+
+        XCTAssertEqual(try c.call(s, "SetZoomFactor", [.double(2)]).first?.doubleValue, 2)
+        XCTAssertEqual(try c.waitForSignal("ZoomFactorChanged", path: s).arguments.first?.doubleValue, 2)
+        try waitForPropertyChange(c, s, "CurrentDevice") { $0.vardictValue?["videoZoomFactor"]?.doubleValue == 2 }
+        XCTAssertEqual(try c.call(s, "Zoom", [.double(1.5)]).first?.doubleValue, 3)
+        XCTAssertEqual(try c.waitForSignal("ZoomFactorChanged", path: s).arguments.first?.doubleValue, 3)
+
+        let point = try c.call(s, "FocusAt", [.double(0.25), .double(0.75)])
+        XCTAssertEqual(point.map(\.doubleValue), [0.25, 0.75])
+        XCTAssertEqual(try c.waitForSignal("FocusedOnPoint", path: s).arguments.map(\.doubleValue), [0.25, 0.75])
+
+        // The scene is sampled once a second after a manual focus; the flash then brightens it.
+        try c.drain(for: 1.5)
+        try c.call(s, "SetFlashMode", [.string("on")])
+        XCTAssertEqual(try c.waitForSignal("FlashModeChanged", path: s).arguments.first?.stringValue, "on")
+        try c.waitForSignal("SubjectAreaChanged", path: s, timeout: 10)
+        XCTAssertEqual(try c.call(s, "ToggleFlash").first?.stringValue, "auto")
+        XCTAssertEqual(try c.waitForSignal("FlashModeChanged", path: s).arguments.first?.stringValue, "auto")
+
+        let device = try XCTUnwrap(try c.call(s, "ChangeCamera").first?.vardictValue)
+        XCTAssertEqual(device["position"]?.stringValue, "front")
+        let changed = try c.waitForSignal("DeviceChanged", path: s).arguments.first?.vardictValue
+        XCTAssertEqual(changed?["position"]?.stringValue, "front")
+        XCTAssertEqual(try c.get(s, "CurrentDevice").vardictValue?["position"]?.stringValue, "front")
+
+        try c.set(s, "CameraMode", .string("photo"))
+        try waitForPropertyChange(c, s, "CameraMode") { $0.stringValue == "photo" }
+        XCTAssertThrowsError(try c.set(s, "CameraMode", .string("video"))) {
+            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.Unsupported")
+        }
+        XCTAssertThrowsError(try c.set(s, "CameraMode", .string("cinema"))) {
+            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.InvalidArgument")
+        }
+
+        XCTAssertEqual(try c.call(s, "SetMaximumLocationAccuracy", [.double(50)]).first?.boolValue, true)
+        try waitForPropertyChange(c, s, "MaximumLocationAccuracy") { $0.doubleValue == 50 }
+    }
+
+    func testControlsNeedTheCaptureSession() throws {
+        let c = try client()
+        let s = try c.openSession()
+        for (member, arguments) in [("BeginCapture", []), ("SetZoomFactor", [BusValue.double(2)]), ("ToggleFlash", []),
+                                    ("FocusAt", [.double(0.5), .double(0.5)]), ("ChangeCamera", [])] {
+            XCTAssertThrowsError(try c.call(s, member, arguments), member) {
+                XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.NotStarted", member)
+            }
+        }
+    }
+
+    func testSecondSessionIsToldWhoHoldsTheCamera() throws {
+        let first = try client(), second = try client()
+        let a = try first.openSession(), b = try second.openSession()
+        try first.call(a, "StartCaptureSession")
+        XCTAssertThrowsError(try second.call(b, "StartCaptureSession")) {
+            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.Busy")
+            XCTAssertTrue(($0 as? BusError)?.message.contains("root") == true, "\($0)")
+        }
+        try first.call(a, "StopCaptureSession")
+        try first.call(a, "StopCaptureSession")  // idempotent
+        try second.call(b, "StartCaptureSession")
+    }
+
+    /// A photo that cannot be stored ends in Failed, with the error's name.
+    func testFailedSignalCarriesTheErrorName() throws {
+        // Results of uid 0 go to <state>/results/0; a directory lensd cannot write makes storing fail.
+        let mine = daemon.stateDirectory.appendingPathComponent("results/0")
+        try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o500, .ownerAccountID: 0], ofItemAtPath: mine.path)
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        let name = try XCTUnwrap(c.call(s, "BeginCapture").first?.stringValue)
+        XCTAssertEqual(try c.waitForSignal("InitialCaptureFinished", path: s).arguments.first?.stringValue, name)
+        let failed = try c.waitForSignal("Failed", path: s)
+        XCTAssertTrue(failed.arguments.first?.stringValue?.hasPrefix("org.lensd.Lens1.Error.") == true, "\(failed.arguments)")
+        XCTAssertFalse(failed.arguments.last?.stringValue?.isEmpty ?? true)
+        try c.ping()
+    }
+
+    private func waitForPropertyChange(_ c: TestClient, _ path: String, _ property: String,
+                                       _ check: (BusValue) -> Bool, line: UInt = #line) throws {
+        let signal = try c.waitForSignal("PropertiesChanged", path: path) {
+            $0.arguments.count == 3 && $0.arguments[1].vardictValue?[property] != nil
+        }
+        XCTAssertEqual(signal.arguments.first?.stringValue, "org.lensd.Lens1.Session", line: line)
+        XCTAssertTrue(check(signal.arguments[1].vardictValue![property]!), "\(property): \(signal.arguments)", line: line)
+    }
+}
