@@ -1,0 +1,98 @@
+import Foundation
+import LensBus
+import LensTestSupport
+import XCTest
+
+/// Who may do what, on the shipped policy: outsiders nothing, members only their own sessions.
+final class SecurityTests: LensdTestCase {
+    /// An outsider may introspect, and nothing else: every method of the contract is refused by the
+    /// bus, and no session property can be read.
+    func testOutsiderIsRefusedEveryMethodAndProperty() throws {
+        let c = try client()
+        let session = try c.openSession()
+        let contract = try Contract.shipped()
+        var steps: [String] = []
+        for member in contract.members where member.kind == .method {
+            let path = member.interface.hasSuffix("Manager") ? TestClient.managerPath : session
+            steps.append("call:\(path):\(member.interface):\(member.name)")
+        }
+        for member in contract.members(of: TestClient.session) where member.kind == .property {
+            steps.append("get:\(session):\(member.interface):\(member.name)")
+        }
+        let outsider = try peer(steps, as: TestUsers.outsider)
+        XCTAssertEqual(try outsider.finish(), 0, "\(outsider.lines)")
+        XCTAssertEqual(outsider.lines.count, steps.count, "\(outsider.lines)")
+        for line in outsider.lines {
+            XCTAssertTrue(line.hasPrefix("error ") && line.contains("org.freedesktop.DBus.Error.AccessDenied"), line)
+        }
+        let introspect = try peer(["call:\(TestClient.managerPath):org.freedesktop.DBus.Introspectable:Introspect"],
+                                  as: TestUsers.outsider)
+        XCTAssertEqual(try introspect.finish(), 0)
+        XCTAssertTrue(introspect.lines.first?.contains("org.lensd.Lens1.Manager") == true, "\(introspect.lines)")
+    }
+
+    /// Member B, subscribed to everything lensd sends, receives nothing of member A's session,
+    /// and may neither call it nor read its properties.
+    func testMembersSeeOnlyTheirOwnSessions() throws {
+        let listener = try peer(["listen:8"], as: TestUsers.secondMember)
+        try listener.waitForLine("listening")
+        let a = try peer(["open", "start", "capture", "wait:PhotoSigned"], as: TestUsers.member)
+        XCTAssertEqual(try a.finish(), 0, "\(a.lines)")
+        XCTAssertTrue(a.lines.contains { $0.hasPrefix("signal PhotoSigned") })
+        XCTAssertEqual(try listener.finish(), 0)
+        XCTAssertEqual(listener.lines.filter { $0.hasPrefix("signal") }, [], "B received A's signals")
+
+        let c = try client()
+        let session = try c.openSession()
+        let intruder = try peer(["call:\(session):org.lensd.Lens1.Session:BeginCapture",
+                                 "get:\(session):org.lensd.Lens1.Session:Location"], as: TestUsers.secondMember)
+        XCTAssertEqual(try intruder.finish(), 0)
+        XCTAssertEqual(intruder.lines.count, 2)
+        for line in intruder.lines { XCTAssertTrue(line.contains("org.lensd.Lens1.Error.NotAuthorized"), line) }
+    }
+
+    /// The identity on disk: key 0600, directory 0700, and a restart keeps the same certificate.
+    func testKeyFilesArePrivateAndARestartKeepsTheIdentity() throws {
+        let identity = daemon.stateDirectory.appendingPathComponent("identity")
+        XCTAssertEqual(try mode(identity), 0o700)
+        XCTAssertEqual(try mode(identity.appendingPathComponent("device.key")), 0o600)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: identity.path)[.ownerAccountID] as? Int,
+                       Int(try TestUsers.uid("lensd")))
+        let before = try client().callManager("GetTrustAnchor").first?.stringValue
+        let certificate = try Data(contentsOf: identity.appendingPathComponent("device.pem"))
+        try restartDaemon()
+        XCTAssertEqual(try client().callManager("GetTrustAnchor").first?.stringValue, before)
+        XCTAssertEqual(try Data(contentsOf: identity.appendingPathComponent("device.pem")), certificate)
+    }
+
+    private func mode(_ url: URL) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int ?? 0) & 0o7777
+    }
+}
+
+/// Without the policy file the bus lets anyone through: lensd's own check must still refuse.
+final class NoPolicyFileTests: LensdTestCase {
+    override func makeBus() throws -> PrivateSystemBus { try PrivateSystemBus(policyDirectory: nil, openDefault: true) }
+
+    func testDaemonItselfAnswersNotAuthorized() throws {
+        let c = try client()
+        let session = try c.openSession()
+        let contract = try Contract.shipped()
+        var steps: [String] = []
+        for member in contract.members where member.kind == .method && member.inSignature.isEmpty {
+            let path = member.interface.hasSuffix("Manager") ? TestClient.managerPath : session
+            steps.append("call:\(path):\(member.interface):\(member.name)")
+        }
+        for member in contract.members where member.kind == .property {
+            let path = member.interface.hasSuffix("Manager") ? TestClient.managerPath : session
+            steps.append("get:\(path):\(member.interface):\(member.name)")
+        }
+        let outsider = try peer(steps + ["open"], as: TestUsers.outsider)
+        _ = try outsider.finish()
+        XCTAssertEqual(outsider.lines.count, steps.count + 1, "\(outsider.lines)")
+        for line in outsider.lines {
+            XCTAssertTrue(line.hasPrefix("error ") && line.contains("org.lensd.Lens1.Error.NotAuthorized"), line)
+        }
+        XCTAssertTrue(outsider.lines.last?.contains("add the user to group lens") == true, "\(outsider.lines)")
+    }
+}
