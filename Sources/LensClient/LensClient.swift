@@ -1,1 +1,0 @@
-// LensClient: LensCamera and LensCameraDelegate over D-Bus.
