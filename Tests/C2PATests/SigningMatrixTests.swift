@@ -33,6 +33,18 @@ final class SigningMatrixTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(segments, 3)
     }
 
+    /// The optional c2pa.thumbnail.claim.jpeg: c2pa-rs finds it and still rates the file Trusted.
+    func testWithThumbnailAssertion() throws {
+        let input = try TestJPEG.make(at: tmp.file("in.jpg"))
+        let thumbnail = Array(try Data(contentsOf: try TestJPEG.make(at: tmp.file("thumb.jpg"), width: 160, height: 120)))
+        let output = tmp.file("signed.jpg")
+        try LensdSigning.sign(input, into: output, pki: pki, location: Self.fix3D, thumbnail: thumbnail)
+        let reference = try ReferenceValidator.assertTrusted(output, anchors: [pki.root])
+        XCTAssertNotNil(reference.thumbnail)
+        XCTAssertTrue(reference.claimAssertions.contains(Labels.thumbnailClaimJPEG), "\(reference.claimAssertions)")
+        XCTAssertEqual(try LensdSigning.verify(output, anchors: [pki.root]).state, .trusted)
+    }
+
     func testTwelveMegapixels() throws {
         try check(variant: [], location: Self.fix3D, width: 4000, height: 3000)
     }

@@ -38,7 +38,8 @@ public struct DataHashAssertion: Assertion {
         guard let hash = cbor["hash"]?.bytesValue else { throw C2PAError.malformed("c2pa.hash.data has no hash") }
         var exclusions: [Exclusion] = []
         for item in cbor["exclusions"]?.arrayValue ?? [] {
-            guard let start = item["start"]?.intValue, let length = item["length"]?.intValue, start >= 0, length >= 0 else {
+            guard let start = item["start"]?.intValue, let length = item["length"]?.intValue, start >= 0, length >= 0,
+                  length <= Int.max - start else {
                 throw C2PAError.malformed("c2pa.hash.data exclusion is not {start, length}")
             }
             exclusions.append(Exclusion(start: start, length: length))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value read from an assertion (e.g. `c2pa.metadata`), kept Sendable and printable.
-public enum JSONValue: Sendable, Equatable, Codable {
+public enum JSONValue: Sendable, Equatable, Encodable {
     case string(String)
     case number(Double)
     case bool(Bool)
@@ -9,18 +9,24 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Parses untrusted JSON in one pass (JSONSerialization bounds the nesting). A decoder that
+    /// tries each type in turn costs O(depth²) per value: a fuzzer found that hang.
     public init(parsing bytes: [UInt8]) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        self.init(any: try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+    private init(any: Any) {
+        // Containers first: asking whether an array is a String or an NSNumber bridges the
+        // whole array to Objective-C, at every level — quadratic in the depth.
+        switch any {
+        case let a as [Any]: self = .array(a.map(JSONValue.init(any:)))
+        case let o as [String: Any]: self = .object(o.mapValues(JSONValue.init(any:)))
+        case let s as String: self = .string(s)
+        case let n as NSNumber:
+            // JSONSerialization's booleans are the NSNumbers of Objective-C type "c".
+            self = String(cString: n.objCType) == "c" ? .bool(n.boolValue) : .number(n.doubleValue)
+        default: self = .null
+        }
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# fuzz/make-seeds.sh - regenerates the named seed inputs under fuzz/corpus/<target>/ from real
+# signed files: small (64x48) JPEGs signed by c2pa-python (the reference; without c2pa-rs's own
+# thumbnail, which alone is 64 KB) and by lensd's own engine (fuzz/Sources/make-seed), split by
+# fuzz/extract-seeds.py into store JUMBF, claim and assertion CBOR, COSE_Sign1 and certificate
+# DER/PEM. Inputs that fuzzing merged in (named by their SHA-1) are left alone.
+# Needs the venv of scripts/setup; keys are fresh on every run.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PY="$ROOT/.venv/bin/python"
+ORACLE="$ROOT/Tests/oracle"
+CORPUS="$ROOT/fuzz/corpus"
+[ -x "$PY" ] || { echo "make-seeds: $PY missing: run scripts/setup first" >&2; exit 1; }
+
+# make-seed is an ordinary program (libFuzzer's main would clash with its own): its own scratch path.
+echo "make-seeds: building make-seed"
+swift build --package-path "$ROOT/fuzz" --scratch-path "$ROOT/.build-fuzz-seed" -c debug --product make-seed \
+  >/dev/null || { echo "make-seeds: building make-seed failed" >&2; exit 1; }
+MAKE_SEED="$(swift build --package-path "$ROOT/fuzz" --scratch-path "$ROOT/.build-fuzz-seed" -c debug --show-bin-path)/make-seed"
+
+TMP=$(mktemp -d /tmp/lensd-seeds.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+bash "$ORACLE/make_pki.sh" "$TMP/p256" >/dev/null
+bash "$ORACLE/make_pki.sh" "$TMP/p384" --curve P-384 --intermediates 2 >/dev/null
+"$PY" "$ORACLE/make_jpeg.py" "$TMP/in.jpg" --width 64 --height 48 --quality 60 >/dev/null
+"$PY" "$ORACLE/make_jpeg.py" "$TMP/exif.jpg" --width 64 --height 48 --quality 60 --exif-first --foreign-app11 >/dev/null
+
+ref() { "$PY" "$ORACLE/sign_reference.py" "$@" >/dev/null; }
+ref "$TMP/in.jpg" "$TMP/c2pa-python.jpg" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" \
+  --when 2026-11-29T12:00:00Z
+ref "$TMP/in.jpg" "$TMP/c2pa-python-v1.jpg" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" \
+  --claim-version 1 --when 2026-11-29T12:00:00Z
+ref "$TMP/exif.jpg" "$TMP/c2pa-python-p384.jpg" --key "$TMP/p384/leaf.pk8" --chain "$TMP/p384/chain.pem" --alg es384 \
+  --when 2026-11-29T12:00:00Z
+"$MAKE_SEED" "$TMP/in.jpg" "$TMP/lensd.jpg" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" >/dev/null
+"$MAKE_SEED" "$TMP/exif.jpg" "$TMP/lensd-p384.jpg" --key "$TMP/p384/leaf.pk8" --chain "$TMP/p384/chain.pem" \
+  --thumbnail >/dev/null
+
+mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-jpeg}
+cp "$TMP/in.jpg" "$CORPUS/fuzz-jpeg/unsigned.jpg"
+cp "$TMP/exif.jpg" "$CORPUS/fuzz-jpeg/unsigned-exif-foreign-app11.jpg"
+"$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" c2pa-python "$TMP/c2pa-python.jpg" "$TMP/p256/chain.pem"
+"$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" c2pa-python-v1 "$TMP/c2pa-python-v1.jpg"
+"$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" c2pa-python-p384 "$TMP/c2pa-python-p384.jpg" "$TMP/p384/chain.pem"
+"$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" lensd "$TMP/lensd.jpg"
+"$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" lensd-p384 "$TMP/lensd-p384.jpg"
+
+big=$(find "$CORPUS" -type f -size +64k)
+[ -z "$big" ] || { echo "make-seeds: seeds over 64 KB: $big" >&2; exit 1; }
+for d in "$CORPUS"/*/; do
+  printf 'make-seeds: %-18s %3d files, %s\n' "$(basename "$d")" "$(find "$d" -type f | wc -l)" "$(du -sh "$d" | cut -f1)"
+done
