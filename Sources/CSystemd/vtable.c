@@ -17,8 +17,9 @@ void lens_vtable_set_start(sd_bus_vtable *entry, uint64_t flags) {
 void lens_vtable_set_method(sd_bus_vtable *entry, const char *member, const char *signature,
                             const char *result, const char *names,
                             sd_bus_message_handler_t handler, uint64_t flags) {
-    // The macro concatenates in- and out-names as string literals; with run-time strings the
-    // caller has already joined them, so pass them as the "in" part and "" as the "out" part.
+    // The macro pastes its in- and out-name arguments together as adjacent string literals.
+    // Run-time strings cannot be pasted, so the caller joins both lists and the whole list
+    // goes in the out-names slot, leaving the in-names argument empty.
     *entry = (sd_bus_vtable) SD_BUS_METHOD_WITH_NAMES(member, signature, , result, names, handler, flags);
 }
 

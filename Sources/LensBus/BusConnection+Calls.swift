@@ -17,8 +17,9 @@ extension BusConnection {
         return try Message(adopting: reply!).readAll()
     }
 
-    /// Calls a method; `reply` runs on the loop thread with the result, an error reply, or a
-    /// NoReply error on timeout or disconnect.
+    /// Calls a method; `reply` runs on the loop thread with the result, the error reply, or a
+    /// NoReply error on timeout or when the peer disconnects. If this connection is closed
+    /// first, `reply` is released without being called.
     public func callAsync(destination: String, path: String, interface: String, member: String,
                           arguments: [BusValue] = [], timeout: Duration = .seconds(25),
                           reply: @escaping (Result<[BusValue], BusError>) -> Void) throws {

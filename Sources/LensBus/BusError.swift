@@ -53,7 +53,27 @@ extension BusError {
 
     /// Fills an sd-bus handler's `ret_error`; returns the negative errno sd-bus expects back.
     func fill(_ target: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-        sd_bus_error_set(target, name, message)
+        let sendable = wireSafe
+        return sd_bus_error_set(target, sendable.name, sendable.message)
+    }
+
+    /// sd-bus sends whatever error name it is given, and dbus-daemon disconnects a peer that
+    /// sends an invalid one, so a malformed name (a daemon bug) goes out as Failed instead.
+    private var wireSafe: BusError {
+        Self.isValidName(name) ? self : .failed("\(name): \(message)")
+    }
+
+    /// Error names follow the interface-name rules: at least two dot-separated elements of
+    /// [A-Za-z0-9_], none empty or starting with a digit, at most 255 bytes.
+    private static func isValidName(_ name: String) -> Bool {
+        let elements = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return name.utf8.count <= 255 && elements.count >= 2 && elements.allSatisfy { element in
+            guard let first = element.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+            return element.allSatisfy { byte in
+                byte == UInt8(ascii: "_") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            }
+        }
     }
 }
 

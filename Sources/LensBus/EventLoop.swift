@@ -59,6 +59,8 @@ public final class EventLoop: @unchecked Sendable {
         posted.append(work)
     }
 
+    /// Whether the caller is on the thread that runs the loop (or last ran it, or created it
+    /// while nobody has run it yet): the only thread that may touch its connections.
     public var isOnLoopThread: Bool {
         loopThread.withLock { pthread_equal($0, pthread_self()) != 0 }
     }

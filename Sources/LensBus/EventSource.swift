@@ -11,7 +11,8 @@ public final class EventSource {
         case signal((Int32) -> Void)
     }
 
-    private let handler: Handler
+    /// Dropped on cancel, which breaks cycles through closures that capture their own source.
+    private var handler: Handler?
     private weak var loop: EventLoop?
     private var source: OpaquePointer?
 
@@ -32,6 +33,7 @@ public final class EventSource {
     public func cancel() {
         guard let source else { return }
         self.source = nil
+        handler = nil
         sd_event_source_disable_unref(source)
         loop?.disarm(self)
     }
@@ -44,6 +46,8 @@ public final class EventSource {
         // The handler may cancel this source, dropping the loop's reference mid-call.
         withExtendedLifetime(self) {
             switch handler {
+            case nil:
+                break
             case .once(let work):
                 cancel()
                 work()

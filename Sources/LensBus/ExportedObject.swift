@@ -19,25 +19,26 @@ final class ExportedObject {
         propertySignatures = Dictionary(interface.properties.map { ($0.name, $0.signature) }, uniquingKeysWith: { $1 })
     }
 
-    func handleCall(_ request: Message, returnedError: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-        let arguments: [BusValue]
-        do {
-            arguments = try request.readAll()
-        } catch {
-            return BusError(reporting: error).fill(returnedError)
-        }
+    /// Always answers the call itself (returning 1), so direct and deferred replies take the
+    /// same path and an unsendable answer still becomes an error reply.
+    func handleCall(_ request: Message) -> Int32 {
         let member = request.member
-        let call = MethodCall(sender: request.sender, path: request.path, member: member, arguments: arguments,
-                              connection: connection, request: request, outSignature: outSignatures[member] ?? "")
-        switch object.call(call) {
-        case .reply(let values):
-            Reply.values(values).send(to: request, declaredSignature: call.outSignature)
-            return 1
-        case .error(let busError):
-            return busError.fill(returnedError)
-        case .deferred:
-            return 1
+        let outSignature = outSignatures[member] ?? ""
+        let reply: Reply
+        do {
+            let arguments = try request.readAll()
+            let call = MethodCall(sender: request.sender, path: request.path, member: member, arguments: arguments,
+                                  connection: connection, request: request, outSignature: outSignature)
+            switch object.call(call) {
+            case .reply(let values): reply = .values(values)
+            case .error(let error): reply = .error(error)
+            case .deferred: return 1
+            }
+        } catch {
+            reply = .error(BusError(reporting: error))
         }
+        reply.send(to: request, declaredSignature: outSignature)
+        return 1
     }
 
     func getProperty(_ name: String, bus: OpaquePointer, into reply: OpaquePointer,

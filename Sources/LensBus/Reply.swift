@@ -5,17 +5,16 @@ enum Reply: Sendable {
     case values([BusValue])
     case error(BusError)
 
-    /// Sends this answer to `request`. A reply that cannot be built (values that do not match
-    /// the declared signature) still owes the caller an answer, so it turns into an error.
-    /// Loop thread only.
+    /// Sends this answer to `request`; loop thread only. An answer that cannot be built (values
+    /// not matching the declared signature, an invalid error name) still owes the caller a
+    /// reply, so a generic error goes out instead of leaving it to time out.
     func send(to request: Message, declaredSignature: String) {
         guard sd_bus_message_get_expect_reply(request.pointer) > 0 else { return }
         do {
             try send(build(for: request, declaredSignature: declaredSignature))
         } catch {
-            guard case .values = self, let fallback = try? Reply.error(BusError(reporting: error))
-                .build(for: request, declaredSignature: declaredSignature) else { return }
-            try? send(fallback)
+            let fallback = Reply.error(.failed("The reply to \(request.member) could not be sent: \(error)"))
+            try? fallback.send(fallback.build(for: request, declaredSignature: declaredSignature))
         }
     }
 
@@ -34,7 +33,8 @@ enum Reply: Sendable {
             var busError = sd_bus_error()
             defer { sd_bus_error_free(&busError) }
             _ = error.fill(&busError)
-            try check(sd_bus_message_new_method_error(request.pointer, &pointer, &busError), "building an error reply")
+            try check(sd_bus_message_new_method_error(request.pointer, &pointer, &busError),
+                      "building the error reply \(error.name)")
             return Message(adopting: pointer!)
         }
     }

@@ -25,6 +25,8 @@ final class LensService: @unchecked Sendable {
     private(set) var claimHolder: Session?
     private var nextSessionNumber = 1
     private(set) var conditions: CaptureConditions
+    /// The identity's state as last announced; it changes when the certificate expires.
+    private(set) var enrollmentState: EnrollmentState
     private var lastLocationBroadcast = ContinuousClock.now - .seconds(10)
 
     init(configuration: Configuration, loop: EventLoop, bus: BusConnection, identity: DeviceIdentity,
@@ -37,6 +39,7 @@ final class LensService: @unchecked Sendable {
         authorizer = Authorizer(group: configuration.allowedGroup)
         rig = CameraRig(cameras)
         cameraStates = rig.initialStates()
+        enrollmentState = identity.state
         conditions = CaptureConditions(
             enrolled: identity.state == .enrolled, cameraAvailable: !cameras.isEmpty,
             locationPolicy: configuration.locationPolicy, locationFix: configuration.declaredLocation?.fix(now: Date()),
@@ -147,7 +150,15 @@ final class LensService: @unchecked Sendable {
     }
 
     func refreshConditions() {
-        conditions.enrolled = identity.state(at: Date()) == .enrolled
+        let enrollment = identity.state(at: Date())
+        if enrollment != enrollmentState {
+            enrollmentState = enrollment
+            Log.warning("capture disabled (enrollment): the device certificate is \(enrollment.rawValue)")
+            // Manager properties are nothing personal: their changes are broadcast.
+            try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
+                                           changed: ["EnrollmentState": .string(enrollment.rawValue)], destination: nil)
+        }
+        conditions.enrolled = enrollment == .enrolled
         conditions.cameraAvailable = !rig.isEmpty
         conditions.storageLow = store.isLowOnSpace
         conditions.locationFix = currentFix

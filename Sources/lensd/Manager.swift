@@ -28,7 +28,7 @@ final class Manager: BusInterface {
         switch property {
         case "Version": return .string(LensdVersion.string)
         case "CameraPresent": return .bool(!service.rig.isEmpty)
-        case "EnrollmentState": return .string(service.identity.state.rawValue)
+        case "EnrollmentState": return .string(service.enrollmentState.rawValue)
         case "CertificateNotAfter":
             return .uint64(UInt64(max(0, service.identity.certificateNotAfter?.timeIntervalSince1970 ?? 0)))
         default: throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(property)")

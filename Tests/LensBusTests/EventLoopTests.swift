@@ -19,7 +19,8 @@ final class EventLoopTests: XCTestCase {
         let finished = DispatchSemaphore(value: 0)
         let exitCode = Locked<Int32?>(nil)
         Thread {
-            exitCode.update { $0 = try? loop.run() }
+            let code = try? loop.run()
+            exitCode.update { $0 = code }
             finished.signal()
         }.start()
         DispatchQueue.global().async {

@@ -18,19 +18,22 @@ private final class SelfClosing: BusInterface {
 
 private final class Described: BusInterface {
     let interface: InterfaceDescription
+    let result: MethodResult
 
-    init(_ interface: InterfaceDescription) {
+    init(_ interface: InterfaceDescription, result: MethodResult = .reply([])) {
         self.interface = interface
+        self.result = result
     }
 
-    func call(_ call: MethodCall) -> MethodResult { .reply([]) }
+    func call(_ call: MethodCall) -> MethodResult { result }
     func get(property: String, sender: String) throws -> BusValue { .string("") }
     func set(property: String, value: BusValue, sender: String) throws {}
 }
 
 final class ExportTests: BusTestCase {
+    /// Exports and (on success) at once unexports, on the loop thread where registrations live.
     private func export(_ interface: InterfaceDescription, at path: String = "/x") throws {
-        _ = try server.onLoop { connection in LoopBox(try connection.export(Described(interface), at: path)) }
+        try server.onLoop { connection in _ = try connection.export(Described(interface), at: path) }
     }
 
     func testIncompleteArgumentNamesAreRejected() {
@@ -49,9 +52,24 @@ final class ExportTests: BusTestCase {
         XCTAssertThrowsError(try export(InterfaceDescription(name: "org.lensd.Bad1", methods: [.init("not-a-name")])))
     }
 
+    /// dbus-daemon disconnects a peer that sends an invalid error name; the daemon must survive.
+    func testInvalidErrorNameStillAnswersTheCaller() throws {
+        let registration = try server.onLoop { connection in
+            LoopBox(try connection.export(Described(InterfaceDescription(name: "org.lensd.Misnamed1", methods: [.init("M")]),
+                                                    result: .error(BusError("NotAnErrorName", "oops"))), at: "/misnamed"))
+        }
+        defer { try? server.onLoop { _ in registration.value.cancel() } }
+        XCTAssertThrowsError(try client.call(destination: serverName, path: "/misnamed", interface: "org.lensd.Misnamed1",
+                                             member: "M", timeout: .seconds(5))) { error in
+            XCTAssertEqual((error as? BusError)?.name, "org.freedesktop.DBus.Error.Failed")
+            XCTAssertTrue((error as? BusError)?.message.contains("NotAnErrorName") ?? false, "\(error)")
+        }
+        XCTAssertEqual(try callService("Echo", [.string("still connected")]), [.string("still connected")])
+    }
+
     func testSameInterfaceTwiceAtOnePathIsRejected() throws {
         XCTAssertThrowsError(try server.onLoop { connection in
-            LoopBox(try connection.export(try TestService(), at: TestService.path))
+            _ = try connection.export(try TestService(), at: TestService.path)
         })
     }
 

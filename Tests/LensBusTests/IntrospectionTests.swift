@@ -5,16 +5,12 @@ final class IntrospectionTests: BusTestCase {
     /// What `busctl introspect --xml-interface` prints for the exported object: the XML a
     /// contract file under dbus/ will be compared against.
     private func introspect() throws -> String {
-        let busctl = Process()
-        busctl.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
-        busctl.arguments = ["--address=\(bus.address)", "introspect", "--xml-interface", serverName, TestService.path]
-        let output = Pipe()
-        busctl.standardOutput = output
-        try busctl.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        busctl.waitUntilExit()
-        XCTAssertEqual(busctl.terminationStatus, 0)
-        return String(decoding: data, as: UTF8.self)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("introspect-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let status = try spawnAndWait(["/usr/bin/busctl", "--address=\(bus.address)", "introspect", "--xml-interface",
+                                       serverName, TestService.path], stdoutTo: output)
+        XCTAssertEqual(status, 0)
+        return try String(contentsOfFile: output, encoding: .utf8)
     }
 
     func testIntrospectionListsEveryMemberWithArgumentNamesAndAnnotations() throws {
@@ -59,6 +55,8 @@ final class IntrospectionTests: BusTestCase {
                <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>
               </property>
               <property name="Secret" type="s" access="read">
+              </property>
+              <property name="Misnamed" type="s" access="read">
               </property>
               <property name="Counter" type="u" access="read">
                <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="invalidates"/>

@@ -18,21 +18,14 @@ final class PrivateBus {
         try Self.configuration(socket: directory.appendingPathComponent("bus").path)
             .write(to: config, atomically: true, encoding: .utf8)
 
-        // The forked daemon points its stdout at /dev/null once it has printed; a file (rather
-        // than a pipe) keeps the read independent of that.
-        let printed = directory.appendingPathComponent("printed")
-        _ = FileManager.default.createFile(atPath: printed.path, contents: nil)
-        let output = try FileHandle(forWritingTo: printed)
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--config-file=\(config.path)", "--print-address=1", "--print-pid=1", "--fork"]
-        daemon.standardOutput = output
-        try daemon.run()
-        daemon.waitUntilExit()  // the parent exits once the forked daemon is listening
-        try output.close()
-        let lines = try String(contentsOf: printed, encoding: .utf8).split(separator: "\n")
-        guard daemon.terminationStatus == 0, lines.count >= 2, let pid = pid_t(lines[1]) else {
-            throw PrivateBusError.startFailed(status: daemon.terminationStatus, output: lines.joined(separator: "\n"))
+        // The parent exits once the forked daemon listens and has printed its address and pid.
+        // A file rather than a pipe: the daemon keeps running after the parent is gone.
+        let printed = directory.appendingPathComponent("printed").path
+        let status = try spawnAndWait(["/usr/bin/dbus-daemon", "--config-file=\(config.path)",
+                                       "--print-address=1", "--print-pid=1", "--fork"], stdoutTo: printed)
+        let lines = try String(contentsOfFile: printed, encoding: .utf8).split(separator: "\n")
+        guard status == 0, lines.count >= 2, let pid = pid_t(lines[1]) else {
+            throw PrivateBusError.startFailed(status: status, output: lines.joined(separator: "\n"))
         }
         address = String(lines[0])
         self.pid = pid
@@ -63,10 +56,12 @@ final class PrivateBus {
           <listen>unix:path=\(socket)</listen>
           <auth>EXTERNAL</auth>
           <policy context="default">
-            <!-- Any uid may connect (tests may drop privileges with setpriv), own and call. -->
+            <!-- Any uid may connect (tests may drop privileges with setpriv), own, call and
+                 receive. No eavesdrop: unicast messages reach their destination only. -->
             <allow user="*"/>
             <allow own="*"/>
             <allow send_destination="*"/>
+            <allow receive_sender="*"/>
           </policy>
         </busconfig>
         """

@@ -30,6 +30,13 @@ final class PropertyTests: BusTestCase {
         }
     }
 
+    func testGetRefusedWithAnInvalidErrorNameArrivesAsFailed() throws {
+        XCTAssertThrowsError(try get("Misnamed")) { error in
+            XCTAssertEqual(error as? BusError, BusError.failed("Not.A.Valid.1Name: refused"))
+        }
+        XCTAssertEqual(try get("Version"), .string("1.0"))
+    }
+
     func testSetRefusedByThrowingArrivesAsThatError() throws {
         XCTAssertThrowsError(try set("Name", .string("forbidden"))) { error in
             XCTAssertEqual((error as? BusError)?.name, "org.lensd.Test1.Error.InvalidArgument")

@@ -42,3 +42,13 @@ final class ServerThread: @unchecked Sendable {
 }
 
 struct TestTimeout: Error {}
+
+/// Lets a loop-confined value (a registration) travel back to the test thread, which only
+/// hands it back to the loop: `onLoop { _ in box.value.cancel() }`.
+struct LoopBox<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}

@@ -44,6 +44,7 @@ final class TestService: BusInterface, @unchecked Sendable {
             .init(name: "Name", signature: "s", writable: true),
             .init(name: "Version", signature: "s", emitsChange: .const),
             .init(name: "Secret", signature: "s"),
+            .init(name: "Misnamed", signature: "s"),
             .init(name: "Counter", signature: "u", emitsChange: .invalidates),
             .init(name: "Scratch", signature: "d", writable: true, emitsChange: .no),
         ],
@@ -116,6 +117,7 @@ final class TestService: BusInterface, @unchecked Sendable {
         case "Name": return .string(state.withLock { $0.name })
         case "Version": return .string("1.0")
         case "Secret": throw BusError("org.lensd.Test1.Error.NotAuthorized", "Only the owner may read Secret")
+        case "Misnamed": throw BusError("Not.A.Valid.1Name", "refused")
         case "Counter": return .uint32(3)
         case "Scratch": return .double(state.withLock { $0.scratch })
         default: throw BusError.invalidArgs("no property \(property)")

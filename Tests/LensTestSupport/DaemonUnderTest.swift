@@ -9,6 +9,8 @@ public final class DaemonUnderTest {
     private let arguments: [String]
     private let user: String?
     private let configuration: String
+    /// Added to lensd's environment (e.g. NOTIFY_SOCKET).
+    public var environment: [String: String] = [:]
     private let directory: TemporaryDirectory
 
     /// Binaries copied where setpriv'd users can execute them (the build tree may not be reachable).
@@ -55,6 +57,7 @@ public final class DaemonUnderTest {
         let command = user.map { TestUsers.asUser($0, argv) } ?? argv
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = command
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()

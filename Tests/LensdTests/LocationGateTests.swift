@@ -58,7 +58,12 @@ final class LocationGateTests: LocationTestCase {
         let expected = try XCTUnwrap(try GpsdNMEALog(named: logName).positions.last)
         XCTAssertEqual(fix["altitude"]?.doubleValue, expected.altitudeMSL)
         XCTAssertEqual(try c.get(s, "Location").vardictValue?["latitude"]?.doubleValue ?? 0, expected.latitude, accuracy: 1e-6)
-        try c.drain(for: 1)
+        let property = try c.waitForSignal("PropertiesChanged", path: s) { $0.arguments[1].vardictValue?["Location"] != nil }
+        XCTAssertEqual(property.arguments[1].vardictValue?["Location"]?.vardictValue?["mode"]?.stringValue, "3d")
+        // gpsd reports 10 times a second here; LocationChanged comes at most once a second.
+        c.forgetSignals()
+        try c.drain(for: 3)
+        XCTAssertLessThanOrEqual(c.signals.filter { $0.member == "LocationChanged" }.count, 4)
         XCTAssertEqual(try reasons(c, s), ["location"])
         XCTAssertFalse(c.signals.contains { $0.member == "CaptureEnabled" })
 
@@ -68,6 +73,9 @@ final class LocationGateTests: LocationTestCase {
         }
         XCTAssertEqual(try c.call(s, "SetMaximumLocationAccuracy", [.double(5)]).first?.boolValue, true)
         try c.waitForSignal("CaptureEnabled", path: s, timeout: 1)
+        let gate = try c.waitForSignal("PropertiesChanged", path: s, timeout: 1) { $0.arguments[1].vardictValue?["CaptureEnabled"] != nil }
+        XCTAssertEqual(gate.arguments[1].vardictValue?["CaptureEnabled"]?.boolValue, true)
+        XCTAssertEqual(gate.arguments[1].vardictValue?["DisabledReasons"]?.stringArrayValue, [])
         XCTAssertEqual(try reasons(c, s), [])
         let disabled = try XCTUnwrap(try c.call(s, "SetMaximumLocationAccuracy", [.double(3)]).first?.boolValue)
         XCTAssertTrue(disabled)

@@ -1,0 +1,52 @@
+import Foundation
+import LensTestSupport
+import XCTest
+
+/// What the commands print for people, and that the settings they make stick in lensd.
+final class LensctlCommandTests: LensdTestCase {
+    func testStatusAndDevices() throws {
+        let status = try lensctl.expect(0, ["status"], as: TestUsers.member).stdout
+        XCTAssertTrue(status.contains("Version: 0.1.0"), status)
+        XCTAssertTrue(status.contains("Camera: back: lensd synthetic camera (synthetic), flash off, zoom 1.0× of 8.0× (digital)"), status)
+        XCTAssertTrue(status.contains("Enrollment: enrolled, certificate valid until "), status)
+        XCTAssertTrue(status.contains("Capture: enabled"), status)
+        let devices = try lensctl.expect(0, ["devices"]).stdout.split(separator: "\n")
+        XCTAssertEqual(devices.map { $0.split(separator: "\t")[1] }, ["back", "front"])
+    }
+
+    /// Camera settings outlive lensctl's session (each camera keeps its own); the next
+    /// capture uses them.
+    func testSettingsStickForTheNextCapture() throws {
+        XCTAssertEqual(try lensctl.expect(0, ["set", "camera", "front"]).stdout, "camera: front: lensd synthetic camera (synthetic)\n")
+        XCTAssertEqual(try lensctl.expect(0, ["set", "flash", "on"]).stdout, "flash: on\n")
+        XCTAssertEqual(try lensctl.expect(0, ["set", "flash", "toggle"]).stdout, "flash: auto\n")
+        XCTAssertEqual(try lensctl.expect(0, ["set", "zoom", "2"]).stdout, "zoom: 2.00×\n")
+        XCTAssertEqual(try lensctl.expect(0, ["set", "zoom", "1.25", "--pinch"]).stdout, "zoom: 2.50×\n")
+        XCTAssertEqual(try lensctl.expect(0, ["set", "focus", "0.25", "0.5"]).stdout, "focus: 0.250, 0.500\n")
+        XCTAssertEqual(try lensctl.expect(0, ["set", "mode", "photo"]).stdout, "mode: photo\n")
+        try lensctl.expect(1, ["set", "mode", "video"])
+        let status = try lensctl.expect(0, ["status"]).stdout
+        XCTAssertTrue(status.contains("Camera: front: lensd synthetic camera (synthetic), flash auto, zoom 2.5× of 8.0×"), status)
+
+        let photo = outbox.appendingPathComponent("zoomed.jpg")
+        try lensctl.expect(0, ["capture", "-o", photo.path])
+        let verdict = try ReferenceValidator.verdict(file: photo)
+        XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["exif:DigitalZoomRatio"]?.string, "250/100")
+    }
+
+    /// Another session holds the camera: set and capture fail with lensd's sentence, exit 1.
+    func testBusyCameraNamesItsHolder() throws {
+        let holder = try peer(["open", "start", "hang"], as: TestUsers.secondMember)
+        defer { holder.kill() }
+        try holder.waitForLine("reply start")
+        let busy = try lensctl.expect(1, ["set", "flash", "on"], as: TestUsers.member)
+        XCTAssertTrue(busy.stderr.contains(TestUsers.secondMember), busy.stderr)
+        try lensctl.expect(1, ["capture", "-o", outbox.appendingPathComponent("busy.jpg").path], as: TestUsers.member)
+    }
+
+    func testWatchPrintsTheStatusLine() throws {
+        let watched = try lensctl.expect(0, ["watch", "--count", "0"]).stdout
+        XCTAssertTrue(watched.hasSuffix(" Status capture enabled; location no fix\n"), watched)
+        XCTAssertTrue(try lensctl.expect(0, ["trust-anchor"]).stdout.hasPrefix("-----BEGIN CERTIFICATE-----\n"))
+    }
+}
