@@ -24,6 +24,9 @@ install: build
 	install -D -m 0644 dbus/org.lensd.Lens1.service $(DESTDIR)$(PREFIX)/share/dbus-1/system-services/org.lensd.Lens1.service
 	install -D -m 0644 dbus/org.lensd.Lens1.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.lensd.Lens1.xml
 	install -D -m 0644 config/lensd.conf $(DESTDIR)$(SYSCONFDIR)/lensd/lensd.conf
+	install -D -m 0644 docs/man/lensd.8 $(DESTDIR)$(PREFIX)/share/man/man8/lensd.8
+	install -D -m 0644 docs/man/lensctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/lensctl.1
+	install -D -m 0644 clients/completion/lensctl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lensctl
 
 test:
 	scripts/test

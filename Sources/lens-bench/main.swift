@@ -3,12 +3,14 @@ import Foundation
 /// lens-bench: lensd's speed, measured next to a reference on the same bytes.
 let usage = """
 usage: lens-bench sign-jpeg --key KEY --chain CHAIN [--trust-anchor ROOT] [--runs N] FILE
+       lens-bench cli [--bus ADDRESS] [--runs N]
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
 do {
     switch argv.first {
     case "sign-jpeg": try SignJPEGBench(Array(argv.dropFirst())).run()
+    case "cli": try CLIBench(Array(argv.dropFirst())).run()
     default:
         print(usage)
         exit(2)

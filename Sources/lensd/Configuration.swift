@@ -15,6 +15,12 @@ struct Configuration {
     var stateDirectory = "/var/lib/lensd"
     var camera: CameraChoice = .auto
     var syntheticSize = (width: 1920, height: 1080)
+    /// The photo size asked of V4L2 cameras (the driver may pick the nearest it has).
+    var captureSize = (width: 1920, height: 1080)
+    /// vivid and v4l2loopback make frames up: refused unless a test setup allows them.
+    var allowVirtualDevices = false
+    /// Device path → position, for cameras that do not report their orientation.
+    var cameraPositions: [String: CameraPosition] = [:]
     /// nil: `--gpsd none`.
     var gpsd: (host: String, port: String)? = ("127.0.0.1", "2947")
     var locationPolicy: LocationPolicy = .required
@@ -34,7 +40,8 @@ struct Configuration {
 
     static let usage = """
     usage: lensd [--bus system|session|ADDRESS] [--config FILE] [--state-dir DIR]
-                 [--camera auto|synthetic|/dev/videoN] [--gpsd HOST:PORT|none]
+                 [--camera auto|synthetic|/dev/videoN] [--capture-size WxH] [--allow-virtual-devices true|false]
+                 [--camera-position /dev/videoN=back|front|external,...] [--gpsd HOST:PORT|none]
                  [--location required|optional|never] [--log-level debug|info|warning|error|none]
                  [--KEY VALUE for any key of the configuration file]
     """
@@ -78,12 +85,19 @@ struct Configuration {
             case let path where path.hasPrefix("/dev/"): camera = .device(path)
             default: throw ConfigurationError("camera must be auto, synthetic or a /dev path, not \(value)")
             }
-        case "synthetic-size":
-            let parts = value.split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, (16...8192).contains(parts[0]), (16...8192).contains(parts[1]) else {
-                throw ConfigurationError("synthetic-size must be WIDTHxHEIGHT, e.g. 1920x1080")
+        case "synthetic-size": syntheticSize = try Self.size(key, value)
+        case "capture-size": captureSize = try Self.size(key, value)
+        case "allow-virtual-devices":
+            guard let flag = Bool(value) else { throw ConfigurationError("allow-virtual-devices must be true or false") }
+            allowVirtualDevices = flag
+        case "camera-position":
+            for entry in value.split(separator: ",") {
+                let parts = entry.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, parts[0].hasPrefix("/dev/"), let position = CameraPosition(rawValue: parts[1]) else {
+                    throw ConfigurationError("camera-position must be /dev/videoN=back|front|external[,...], not \(entry)")
+                }
+                cameraPositions[parts[0]] = position
             }
-            syntheticSize = (parts[0], parts[1])
         case "gpsd":
             if value == "none" { gpsd = nil; return }
             guard let colon = value.lastIndex(of: ":"), !value[..<colon].isEmpty, UInt16(value[value.index(after: colon)...]) != nil else {
@@ -127,6 +141,14 @@ struct Configuration {
         default:
             throw ConfigurationError("unknown setting \(key)")
         }
+    }
+
+    private static func size(_ key: String, _ value: String) throws -> (width: Int, height: Int) {
+        let parts = value.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (16...8192).contains(parts[0]), (16...8192).contains(parts[1]) else {
+            throw ConfigurationError("\(key) must be WIDTHxHEIGHT, e.g. 1920x1080")
+        }
+        return (parts[0], parts[1])
     }
 
     private static func integer(_ key: String, _ value: String, _ range: ClosedRange<Int>) throws -> Int {

@@ -28,6 +28,8 @@ final class LensService: @unchecked Sendable {
     /// The identity's state as last announced; it changes when the certificate expires.
     private(set) var enrollmentState: EnrollmentState
     private var lastLocationBroadcast = ContinuousClock.now - .seconds(10)
+    /// The current camera's device node exists (always true for the synthetic camera).
+    private var cameraConnected = true
 
     init(configuration: Configuration, loop: EventLoop, bus: BusConnection, identity: DeviceIdentity,
          store: ResultStore, cameras: [any Camera]) {
@@ -60,6 +62,36 @@ final class LensService: @unchecked Sendable {
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
         loop.every(.seconds(15)) { [weak self] in self?.closeIdleSessions() }
+        // Hot-plug by polling /sys: netlink uevents do not reach containers.
+        if configuration.camera != .synthetic && !rig.isEmpty {
+            loop.every(.seconds(1)) { [weak self] in self?.checkCameraConnected() }
+        }
+    }
+
+    /// A vanished device ends the claim with CameraSessionFailed and disables capture (reason
+    /// `camera`); when its node returns, capture is enabled again and a new claim reopens it.
+    private func checkCameraConnected() {
+        let index = currentCamera
+        rig.run(on: index, { $0.isConnected }) { [weak self] result, _ in
+            guard case .success(let connected) = result else { return }
+            self?.loop.post { [weak self] in self?.cameraConnection(connected, index: index) }
+        }
+    }
+
+    private func cameraConnection(_ connected: Bool, index: Int) {
+        guard index == currentCamera, connected != cameraConnected else { return }
+        let path = rig.descriptions[index].path
+        cameraConnected = connected
+        if connected {
+            Log.info("camera: \(path) is back")
+        } else {
+            Log.warning("capture disabled (camera): \(path) disconnected or failed")
+            if let holder = claimHolder {
+                holder.failed(.cameraSessionFailed("the camera \(path) was disconnected"))
+                release(holder)
+            }
+        }
+        refreshConditions()
     }
 
     func stop() {
@@ -108,9 +140,11 @@ final class LensService: @unchecked Sendable {
         Log.info("session \(session.number) closed")
     }
 
+    /// Persistent sessions have no connection to die with, so they end when left idle.
+    /// Connection-owned ones end with their connection (sd_bus_track), however long it idles.
     private func closeIdleSessions() {
         let deadline = ContinuousClock.now - configuration.sessionIdleTimeout
-        for session in sessions.values where session.lastActivity < deadline {
+        for session in sessions.values where session.isPersistent && session.lastActivity < deadline {
             Log.info("session \(session.number) idle for \(configuration.sessionIdleTimeout): closing it")
             close(session)
         }
@@ -123,7 +157,7 @@ final class LensService: @unchecked Sendable {
         if let holder = claimHolder {
             throw LensError.busy("the camera is in use by \(Authorizer.userName(holder.uid)) (session \(holder.number))")
         }
-        guard !rig.isEmpty else { throw LensError.cameraSessionFailed("no camera is available") }
+        guard !rig.isEmpty, cameraConnected else { throw LensError.cameraSessionFailed("no camera is available") }
         claimHolder = session
     }
 
@@ -159,7 +193,7 @@ final class LensService: @unchecked Sendable {
                                            changed: ["EnrollmentState": .string(enrollment.rawValue)], destination: nil)
         }
         conditions.enrolled = enrollment == .enrolled
-        conditions.cameraAvailable = !rig.isEmpty
+        conditions.cameraAvailable = !rig.isEmpty && cameraConnected
         conditions.storageLow = store.isLowOnSpace
         conditions.locationFix = currentFix
         for session in sessions.values { session.conditionsChanged() }
@@ -291,7 +325,11 @@ final class LensService: @unchecked Sendable {
                 guard let self else { return }
                 self.cameraStates[self.currentCamera] = state
                 switch result {
-                case .success: reply.reply([])
+                case .success:
+                    reply.reply([])
+                    self.rig.run(on: self.currentCamera, { $0.streamSummary }) { summary, _ in
+                        if case .success(let summary?) = summary { Log.info("camera: \(state.description.path) streams \(summary)") }
+                    }
                 case .failure(let error):
                     self.claimHolder = nil
                     reply.fail(LensError.from(error).busError)

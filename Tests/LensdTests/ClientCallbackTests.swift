@@ -26,11 +26,6 @@ final class ClientCallbackTests: LensdTestCase {
     func testControlsAnswerAndTheirCallbacksFire() throws {
         try camera.startCaptureSession()
 
-        try camera.setFlashMode(.on)
-        try delegate.wait(for: "flash on") { $0 == .flash(.on) }
-        XCTAssertEqual(try camera.toggleFlash(), .auto)
-        try delegate.wait(for: "flash auto") { $0 == .flash(.auto) }
-
         XCTAssertEqual(try camera.setZoomFactor(2), 2)
         XCTAssertEqual(try camera.zoom(by: 1.5), 3)
         try delegate.wait(for: "zoom 3") { $0 == .zoom(3) }
@@ -43,14 +38,24 @@ final class ClientCallbackTests: LensdTestCase {
             guard case .invalidArgument = $0 as? LensClientError else { return XCTFail("\($0)") }
         }
 
+        // After a manual focus lensd samples the scene once a second; the flash then brightens it.
+        Thread.sleep(forTimeInterval: 1.5)
+        try camera.setFlashMode(.on)
+        try delegate.wait(for: "flash on") { $0 == .flash(.on) }
+        try delegate.wait(for: "subjectAreaDidChange", timeout: 10) { $0 == .subjectArea }
+        XCTAssertEqual(try camera.toggleFlash(), .auto)
+        try delegate.wait(for: "flash auto") { $0 == .flash(.auto) }
+
         let front = try camera.changeCamera()
         XCTAssertEqual(front.position, .front)
         try delegate.wait(for: "camera switch") { $0 == .camera(front) }
 
         // The events stream saw the same events, in the same order, as the delegate.
-        XCTAssertEqual(events.kinds, delegate.calls.map(\.kind))
-        XCTAssertEqual(delegate.calls.map(\.kind), ["FlashModeChanged", "FlashModeChanged", "ZoomFactorChanged",
-                                                    "ZoomFactorChanged", "FocusedOnPoint", "DeviceChanged"])
+        let delivered = delegate.calls.map(\.kind)
+        XCTAssertEqual(Array(events.kinds(atLeast: delivered.count).prefix(delivered.count)), delivered)
+        XCTAssertEqual(delegate.calls.filter { $0 != .subjectArea }.map(\.kind),
+                       ["ZoomFactorChanged", "ZoomFactorChanged", "FocusedOnPoint", "FlashModeChanged", "FlashModeChanged",
+                        "DeviceChanged"])
         XCTAssertEqual(delegate.offQueue, 0)
     }
 
@@ -73,7 +78,7 @@ final class ClientCallbackTests: LensdTestCase {
         let anchor = tmp.file("anchor.pem")
         try camera.trustAnchor().write(to: anchor, atomically: true, encoding: .utf8)
         try ReferenceValidator.assertTrusted(file, anchors: [anchor])
-        XCTAssertEqual(events.kinds, ["InitialCaptureFinished", "PhotoSigned"])
+        XCTAssertEqual(events.kinds(atLeast: 2), ["InitialCaptureFinished", "PhotoSigned"])
         XCTAssertEqual(delegate.offQueue, 0)
     }
 
@@ -137,8 +142,6 @@ final class ClientCallbackTests: LensdTestCase {
         daemon.stop()
         guard case .disconnected = try delegate.wait(for: "didDisconnect", { $0.kind == "Disconnected" }) else { return }
         XCTAssertThrowsError(try camera.status()) { XCTAssertEqual(($0 as? LensClientError)?.name, "Disconnected") }
-        let deadline = Date().addingTimeInterval(5)
-        while events.kinds.last != "Disconnected", Date() < deadline { usleep(10_000) }
-        XCTAssertEqual(events.kinds, ["Disconnected"])
+        XCTAssertEqual(events.kinds(atLeast: 1), ["Disconnected"])
     }
 }

@@ -12,6 +12,10 @@ final class LensctlCommandTests: LensdTestCase {
         XCTAssertTrue(status.contains("Capture: enabled"), status)
         let devices = try lensctl.expect(0, ["devices"]).stdout.split(separator: "\n")
         XCTAssertEqual(devices.map { $0.split(separator: "\t")[1] }, ["back", "front"])
+        // Options may also come before the command, as scripts write them.
+        let early = try runProcess([try LensctlRunner.binary, "--bus", bus.address, "--json", "devices"])
+        XCTAssertEqual(early.status, 0, String(decoding: early.stderr, as: UTF8.self))
+        try JSONSchemaCheck.assertValid(String(decoding: early.stdout, as: UTF8.self), schema: "devices")
     }
 
     /// Camera settings outlive lensctl's session (each camera keeps its own); the next

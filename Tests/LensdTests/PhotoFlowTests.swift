@@ -23,7 +23,7 @@ final class PhotoFlowTests: LensdTestCase {
         XCTAssertTrue(signed.contains("mime=image/jpeg"), signed)
 
         // The thumbnail is a JPEG no larger than 320 px.
-        let (width, height) = try jpegSize(Array(try Data(contentsOf: thumbnail)))
+        let (width, height) = try jpegDimensions(Array(try Data(contentsOf: thumbnail)))
         XCTAssertLessThanOrEqual(max(width, height), 320)
 
         // c2pa-rs rates it Trusted with the daemon's own trust anchor, and it says what made it.
@@ -33,19 +33,5 @@ final class PhotoFlowTests: LensdTestCase {
         XCTAssertEqual(verdict.actions.first?.digitalSourceType,
                        "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia")
         XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
-    }
-
-    /// Width and height from the first SOFn segment.
-    private func jpegSize(_ jpeg: [UInt8]) throws -> (Int, Int) {
-        var i = 2
-        while i + 9 < jpeg.count, jpeg[i] == 0xFF {
-            let marker = jpeg[i + 1]
-            let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-                return (Int(jpeg[i + 7]) << 8 | Int(jpeg[i + 8]), Int(jpeg[i + 5]) << 8 | Int(jpeg[i + 6]))
-            }
-            i += 2 + length
-        }
-        throw TestToolError("no SOF segment")
     }
 }

@@ -1,3 +1,5 @@
+import LensClient
+
 /// `lensctl` exit codes, the same for every subcommand (DESIGN.md).
 enum ExitCode: Int32 {
     case ok = 0
@@ -19,5 +21,15 @@ struct CommandFailure: Error {
     init(_ code: ExitCode, _ message: String) {
         self.code = code
         self.message = message
+    }
+
+    /// A LensClient error as the exit code that means it.
+    init(_ error: LensClientError) {
+        switch error {
+        case .unreachable, .disconnected: self.init(.daemonUnreachable, error.message)
+        case .notAuthorized: self.init(.notAuthorized, error.message)
+        case .timeout: self.init(.timeout, error.message)
+        default: self.init(.failed, error.message)
+        }
     }
 }

@@ -1,47 +1,66 @@
 /// lensctl: the command-line client of lensd.
 enum LensCtl {
-    static let usage = """
-    usage: lensctl COMMAND [OPTIONS]
-
-    commands:
-      verify FILE [--trust-anchor PEM]... [--require-trusted] [--json]
-                  check a photo's C2PA manifest: signature, signer, hashes, capture data
-
-    options for every command:
-      --json      machine-readable output (schemas in docs/lensctl-json.md)
-      --help      this text
-
-    exit codes: 0 ok · 1 failed (verify: Invalid, or not Trusted with --require-trusted) · 2 usage ·
-                3 daemon unreachable · 4 not authorized · 5 timeout · 6 no manifest · 7 unreadable input
-    """
-
-    static let commands: [String: @Sendable ([String]) throws -> ExitCode] = [
-        "verify": VerifyCommand.run,
+    static let commands: [any Command.Type] = [
+        StatusCommand.self, DevicesCommand.self, CaptureCommand.self, WatchCommand.self, SetCommand.self,
+        VerifyCommand.self, TrustAnchorCommand.self,
     ]
 
+    static var usage: String {
+        """
+        usage: lensctl [--bus ADDRESS] [--json] COMMAND [OPTIONS]
+
+        commands:
+        \(commands.map { "  " + $0.synopsis }.joined(separator: "\n"))
+
+        options for every command:
+          --bus ADDRESS  the bus lensd is on: system (default), session, or a D-Bus address
+          --json         machine-readable output (schemas in docs/lensctl-json.md)
+          --help         help for the command
+
+        exit codes: 0 ok · 1 failed (verify: Invalid, or not Trusted with --require-trusted) · 2 usage ·
+                    3 daemon unreachable · 4 not authorized · 5 timeout · 6 no manifest · 7 unreadable input
+        """
+    }
+
     static func run(_ argv: [String]) -> ExitCode {
-        guard let name = argv.first, !["--help", "-h", "help"].contains(name) else {
+        let (name, arguments) = commandFirst(argv)
+        guard let name, !["--help", "-h", "help"].contains(name) else {
             Output.line(usage)
-            return argv.isEmpty ? .usage : .ok
+            return name == nil ? .usage : .ok
         }
-        guard let command = commands[name] else {
+        guard let command = commands.first(where: { $0.name == name }) else {
             Output.error("unknown command \(name); see lensctl --help")
             return .usage
         }
-        if argv.contains("--help") {
-            Output.line(usage)
+        if arguments.contains("--help") || arguments.contains("-h") {
+            Output.line(command.help)
             return .ok
         }
         do {
-            return try command(Array(argv.dropFirst()))
+            return try command.run(arguments)
         } catch let failure as CommandFailure {
             Output.error(failure.message)
-            if argv.contains("--json") { Output.json(ErrorJSON(error: failure.message, exit_code: failure.code.rawValue)) }
+            // One line, so that it also fits a JSON Lines stream (watch).
+            if arguments.contains("--json") { Output.jsonLine(ErrorJSON(error: failure.message, exit_code: failure.code.rawValue)) }
             return failure.code
         } catch {
             Output.error("\(error)")
             return .failed
         }
+    }
+}
+
+extension LensCtl {
+    /// Options written before the command (`lensctl --bus ADDRESS capture …`) count as if
+    /// written after it; the command's parser then checks them like the others.
+    static func commandFirst(_ argv: [String]) -> (name: String?, arguments: [String]) {
+        var leading: [String] = []
+        var rest = argv[...]
+        while let first = rest.first, first.hasPrefix("-"), !["--help", "-h"].contains(first) {
+            leading.append(rest.removeFirst())
+            if first == "--bus", let value = rest.popFirst() { leading.append(value) }
+        }
+        return (rest.first, Array(rest.dropFirst()) + leading)
     }
 }
 

@@ -9,12 +9,26 @@ enum Output {
         FileHandle.standardError.write(Data(("lensctl: " + text + "\n").utf8))
     }
 
+    /// A progress note on stderr ("waiting for location: 850 m > 50 m").
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
     /// Pretty, key-sorted JSON on stdout.
     static func json<T: Encodable>(_ value: T) {
+        line(encode(value, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+    }
+
+    /// One compact JSON object on one line (JSON Lines, for streams such as `watch`).
+    static func jsonLine<T: Encodable>(_ value: T) {
+        line(encode(value, [.sortedKeys, .withoutEscapingSlashes]))
+    }
+
+    private static func encode<T: Encodable>(_ value: T, _ formatting: JSONEncoder.OutputFormatting) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = formatting
         encoder.dateEncodingStrategy = .iso8601
-        line(String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self))
+        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     /// Reads a whole file, pipe or process substitution (`<(lensctl trust-anchor)`).
@@ -28,5 +42,9 @@ enum Output {
         } catch {
             throw CommandFailure(.unreadableInput, "cannot read \(path): \(error.localizedDescription)")
         }
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
     }
 }

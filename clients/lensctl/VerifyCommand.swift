@@ -1,14 +1,31 @@
 import C2PA
 import Foundation
+import LensClient
 import LensCrypto
 
-/// `lensctl verify FILE [--trust-anchor PEM]... [--require-trusted] [--json]`
-enum VerifyCommand {
+/// `lensctl verify FILE [--trust-anchor PEM]... [--require-trusted] [--bus ADDRESS] [--json]`
+enum VerifyCommand: Command {
+    static let name = "verify"
+    static let synopsis = "verify FILE            check a photo's C2PA manifest: signature, signer, hashes, capture data"
+    static let help = """
+    usage: lensctl verify FILE [--trust-anchor PEM]... [--require-trusted] [--bus ADDRESS] [--json]
+
+    Verifies FILE's C2PA manifest with lensd's own verifier, offline: Trusted (signature intact,
+    signer chains to a trust anchor), Valid (intact, signer not trusted) or Invalid. Prints the
+    signer, certificate expiry, capture time, location and device.
+
+      --trust-anchor PEM  a PEM file (or <(lensctl trust-anchor)) of roots to trust; repeatable
+      --require-trusted   exit 1 unless Trusted (without it, only Invalid exits 1)
+      --bus ADDRESS       also trust the anchor of the lensd on that bus
+
+    exit: 0 ok · 1 Invalid, or not Trusted with --require-trusted · 6 no manifest · 7 unreadable
+    """
+
     static func run(_ argv: [String]) throws -> ExitCode {
-        let args = try Arguments(argv, options: ["--trust-anchor"], switches: ["--require-trusted", "--json"])
-        guard args.positionals.count == 1 else { throw CommandFailure(.usage, "verify needs exactly one FILE") }
-        let path = args.positionals[0]
-        let anchors = try args.all("--trust-anchor").flatMap(readAnchors)
+        let args = try Arguments(argv, options: ["--trust-anchor"], switches: ["--require-trusted"])
+        let path = try args.positionals(1, "exactly one FILE")[0]
+        var anchors = try args.all("--trust-anchor").flatMap(readAnchors)
+        if args.last("--bus") != nil { anchors += try daemonAnchors(args) }
         let bytes = try Output.readInput(path)
         let report: VerificationReport
         do {
@@ -18,13 +35,23 @@ enum VerifyCommand {
         } catch {
             throw CommandFailure(.unreadableInput, "\(path): not a readable JPEG (\(error))")
         }
-        if args.has("--json") {
+        if args.json {
             Output.json(VerifyJSON(file: path, report: report))
         } else {
             Output.line(HumanReport.text(file: path, report: report))
         }
         let passes = args.has("--require-trusted") ? report.state == .trusted : report.state != .invalid
         return passes ? .ok : .failed
+    }
+
+    private static func daemonAnchors(_ args: Arguments) throws -> [Certificate] {
+        let camera = try Connection.camera(args)
+        let pem = try Connection.client { () throws(LensClientError) in try camera.trustAnchor() }
+        do {
+            return try Certificate.parsePEM(pem)
+        } catch {
+            throw CommandFailure(.failed, "lensd's trust anchor is not a PEM certificate")
+        }
     }
 
     private static func readAnchors(_ path: String) throws -> [Certificate] {

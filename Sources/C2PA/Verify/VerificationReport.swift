@@ -38,9 +38,11 @@ public extension VerificationReport {
         return (lat, lon, metadata?["exif:GPSHPositioningError"]?.stringValue.flatMap(Self.rational))
     }
 
+    /// "Make Model", or the model alone when it already names the make.
     var device: String? {
-        let parts = [metadata?["tiff:Make"]?.stringValue, metadata?["tiff:Model"]?.stringValue].compactMap { $0 }
-        return parts.isEmpty ? nil : parts.joined(separator: " ")
+        let make = metadata?["tiff:Make"]?.stringValue, model = metadata?["tiff:Model"]?.stringValue
+        guard let make, let model, !model.lowercased().hasPrefix(make.lowercased()) else { return model ?? make }
+        return "\(make) \(model)"
     }
 
     var captureTime: String? {

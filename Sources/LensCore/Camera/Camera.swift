@@ -16,4 +16,14 @@ public protocol Camera: AnyObject {
     func focus(atX x: Double, y: Double) throws -> (x: Double, y: Double)
     /// Unsupported when hasFlash is false; invalidArgument when not in supportedFlashModes.
     func setFlashMode(_ mode: FlashMode) throws
+    /// What the open device streams, for the log (e.g. "640x480 RGB3 at 25 fps"); nil if closed.
+    var streamSummary: String? { get }
+    /// False once the device is gone or its stream broke; polled for hot-plug (every second,
+    /// on the camera's thread), so it must be cheap.
+    var isConnected: Bool { get }
+}
+
+extension Camera {
+    public var streamSummary: String? { nil }
+    public var isConnected: Bool { true }
 }

@@ -1,0 +1,35 @@
+#ifndef CV4L2_H
+#define CV4L2_H
+
+// libv4l2 and the V4L2 UAPI for Swift. Swift imports neither variadic functions (v4l2_open,
+// v4l2_ioctl) nor function-like macros (VIDIOC_* are _IOWR(), V4L2_PIX_FMT_* are
+// v4l2_fourcc()), so this header re-exports them as plain functions and constants.
+#include <fcntl.h>
+#include <libv4l2.h>
+#include <linux/videodev2.h>
+
+static inline int cv4l2_open(const char *path, int flags) { return v4l2_open(path, flags); }
+static inline int cv4l2_ioctl(int fd, unsigned long request, void *argument) {
+    return v4l2_ioctl(fd, request, argument);
+}
+
+static const unsigned long CV4L2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
+static const unsigned long CV4L2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
+static const unsigned long CV4L2_VIDIOC_S_FMT = VIDIOC_S_FMT;
+static const unsigned long CV4L2_VIDIOC_G_PARM = VIDIOC_G_PARM;
+static const unsigned long CV4L2_VIDIOC_S_PARM = VIDIOC_S_PARM;
+static const unsigned long CV4L2_VIDIOC_REQBUFS = VIDIOC_REQBUFS;
+static const unsigned long CV4L2_VIDIOC_QUERYBUF = VIDIOC_QUERYBUF;
+static const unsigned long CV4L2_VIDIOC_QBUF = VIDIOC_QBUF;
+static const unsigned long CV4L2_VIDIOC_DQBUF = VIDIOC_DQBUF;
+static const unsigned long CV4L2_VIDIOC_STREAMON = VIDIOC_STREAMON;
+static const unsigned long CV4L2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
+static const unsigned long CV4L2_VIDIOC_QUERY_EXT_CTRL = VIDIOC_QUERY_EXT_CTRL;
+static const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
+static const unsigned long CV4L2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+
+static const unsigned int CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
+static const unsigned int CV4L2_PIX_FMT_JPEG = V4L2_PIX_FMT_JPEG;
+static const unsigned int CV4L2_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
+
+#endif

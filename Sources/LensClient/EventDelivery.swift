@@ -1,0 +1,73 @@
+import Foundation
+
+/// Hands each event to the AsyncStream at once and to the delegate on the caller's queue, in
+/// the order lensd sent them: one serial queue targets the delegate queue, so even a concurrent
+/// delegate queue sees them one at a time, in order.
+final class EventDelivery: @unchecked Sendable {  // the weak references and `finished` are behind `lock`
+    let events: AsyncStream<LensEvent>
+    private let continuation: AsyncStream<LensEvent>.Continuation
+    private let queue: DispatchQueue
+    private let lock = NSLock()
+    private weak var currentDelegate: (any LensCameraDelegate)?
+    private weak var camera: LensCamera?
+    private var finished = false
+
+    init(delegate: (any LensCameraDelegate)?, queue delegateQueue: DispatchQueue) {
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        queue = DispatchQueue(label: "lensclient.delegate", target: delegateQueue)
+        currentDelegate = delegate
+    }
+
+    var delegate: (any LensCameraDelegate)? {
+        get { lock.withLock { currentDelegate } }
+        set { lock.withLock { currentDelegate = newValue } }
+    }
+
+    /// The camera that fetches a signed photo before `didGenerateTruepic`.
+    func attach(_ camera: LensCamera) {
+        lock.withLock { self.camera = camera }
+    }
+
+    /// On the bus thread. Nothing follows `.disconnected`.
+    func deliver(_ event: LensEvent) {
+        let isLast: Bool
+        if case .disconnected = event { isLast = true } else { isLast = false }
+        guard lock.withLock({ () -> Bool in
+            defer { finished = finished || isLast }
+            return !finished
+        }) else { return }
+        continuation.yield(event)
+        if isLast { continuation.finish() }
+        queue.async { self.callDelegate(with: event) }
+    }
+
+    /// Ends the stream when the camera is closed by its owner.
+    func finish() {
+        lock.withLock { finished = true }
+        continuation.finish()
+    }
+
+    private func callDelegate(with event: LensEvent) {
+        guard let delegate else { return }
+        switch event {
+        case .initialCaptureFinished(let name, let thumbnail): delegate.didGenerateThumbnail(thumbnail, name: name)
+        case .photoSigned(let name, let info):
+            guard let camera = lock.withLock({ camera }) else { return }
+            do {
+                delegate.didGenerateTruepic(try camera.fetchResult(name), name: name, info: info)
+            } catch {
+                delegate.didFailWithError(error)
+            }
+        case .captureDisabled(let reasons): delegate.captureDisabled(reasons: reasons)
+        case .captureEnabled: delegate.captureEnabled()
+        case .failed(let error): delegate.didFailWithError(error)
+        case .zoomFactorChanged(let factor): delegate.didChangeZoomFactor(factor)
+        case .focusedOnPoint(let point): delegate.didFocusOnPoint(point)
+        case .deviceChanged(let device): delegate.didChangeCamera(device)
+        case .flashModeChanged(let mode): delegate.didChangeFlashMode(mode)
+        case .subjectAreaChanged: delegate.subjectAreaDidChange()
+        case .locationChanged(let location): delegate.didUpdateLocation(location)
+        case .disconnected(let error): delegate.didDisconnect(error)
+        }
+    }
+}

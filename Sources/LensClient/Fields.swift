@@ -1,0 +1,35 @@
+import LensBus
+
+/// An a{sv} from lensd read field by field. A missing or mistyped field that the contract
+/// promises means this client and the daemon disagree, which is reported as `.internal`.
+struct Fields {
+    private let values: [String: BusValue]
+    private let what: String
+
+    init(_ value: BusValue?, _ what: String) throws(LensClientError) {
+        guard let values = value?.vardictValue else { throw LensClientError.internal("lensd sent \(what) that is not an a{sv}") }
+        self.values = values
+        self.what = what
+    }
+
+    var isEmpty: Bool { values.isEmpty }
+
+    func string(_ key: String) throws(LensClientError) -> String { try required(key, values[key]?.stringValue) }
+    func bool(_ key: String) throws(LensClientError) -> Bool { try required(key, values[key]?.boolValue) }
+    func double(_ key: String) throws(LensClientError) -> Double { try required(key, values[key]?.doubleValue) }
+    func uint64(_ key: String) throws(LensClientError) -> UInt64 { try required(key, values[key]?.uint64Value) }
+    func strings(_ key: String) throws(LensClientError) -> [String] { try required(key, values[key]?.stringArrayValue) }
+    func optionalDouble(_ key: String) -> Double? { values[key]?.doubleValue }
+    func nested(_ key: String) throws(LensClientError) -> Fields { try Fields(values[key], key) }
+
+    /// A field holding one of a fixed set of wire strings.
+    func wire<T: RawRepresentable>(_ key: String, as type: T.Type) throws(LensClientError) -> T where T.RawValue == String {
+        let text = try string(key)
+        return try required(key, T(rawValue: text))
+    }
+
+    private func required<T>(_ key: String, _ value: T?) throws(LensClientError) -> T {
+        guard let value else { throw LensClientError.internal("lensd sent \(what) without a valid \(key)") }
+        return value
+    }
+}

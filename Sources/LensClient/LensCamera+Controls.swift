@@ -1,0 +1,64 @@
+import LensBus
+
+/// The camera controls. Each needs the claim (`startCaptureSession`) except the session's own
+/// settings (camera mode, location accuracy); each also arrives as its event.
+extension LensCamera {
+    /// "photo" or "video" (video is not available yet: setting it throws `.unsupported`).
+    public var cameraMode: LensCameraMode {
+        get throws(LensClientError) {
+            let text = try sessionProperty("CameraMode").stringValue
+            guard let mode = text.flatMap(LensCameraMode.init(rawValue:)) else { throw .internal("CameraMode is \(text ?? "not a string")") }
+            return mode
+        }
+    }
+
+    public func setCameraMode(_ mode: LensCameraMode) throws(LensClientError) {
+        try setSessionProperty("CameraMode", .string(mode.rawValue))
+    }
+
+    public func setFlashMode(_ mode: LensFlashMode) throws(LensClientError) {
+        _ = try sessionCall("SetFlashMode", [.string(mode.rawValue)])
+    }
+
+    /// The next of the camera's supported flash modes; returns the new one.
+    public func toggleFlash() throws(LensClientError) -> LensFlashMode {
+        let text = try Reply.single(try sessionCall("ToggleFlash"), "ToggleFlash") { $0.stringValue }
+        guard let mode = LensFlashMode(rawValue: text) else { throw .internal("ToggleFlash answered \(text)") }
+        return mode
+    }
+
+    /// Switches to the next camera; returns it.
+    public func changeCamera() throws(LensClientError) -> LensDevice {
+        let reply = try sessionCall("ChangeCamera")
+        return try LensDevice(try Fields(reply.first, "ChangeCamera's device"))
+    }
+
+    /// Absolute zoom, 1 or more; clamped to the camera's maximum. Returns the factor in use.
+    public func setZoomFactor(_ factor: Double) throws(LensClientError) -> Double {
+        try Reply.single(try sessionCall("SetZoomFactor", [.double(factor)]), "SetZoomFactor") { $0.doubleValue }
+    }
+
+    /// Relative zoom, as a pinch gesture's scale (the SDK's zoom(with:)): the factor in use times
+    /// `scale`, clamped at both ends. Returns the factor in use.
+    public func zoom(by scale: Double) throws(LensClientError) -> Double {
+        try Reply.single(try sessionCall("Zoom", [.double(scale)]), "Zoom") { $0.doubleValue }
+    }
+
+    /// Focuses at a normalized point; returns the point the camera actually used. Throws
+    /// `.setFocusFailed` when the camera cannot, `.invalidArgument` outside 0...1.
+    public func focus(at point: LensPoint) throws(LensClientError) -> LensPoint {
+        let reply = try sessionCall("FocusAt", [.double(point.x), .double(point.y)])
+        guard reply.count == 2, let x = reply[0].doubleValue, let y = reply[1].doubleValue else {
+            throw .internal("FocusAt answered \(reply)")
+        }
+        return LensPoint(x: x, y: y)
+    }
+
+    /// The worst fix this session accepts, in metres (3...1500). False, and nothing changes,
+    /// outside that range — as on the SDK.
+    public func setMaximumLocationAccuracy(_ meters: Double) throws(LensClientError) -> Bool {
+        try Reply.single(try sessionCall("SetMaximumLocationAccuracy", [.double(meters)]), "SetMaximumLocationAccuracy") {
+            $0.boolValue
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import LensBus
+
+/// lensd's camera, as the mobile SDK's app object is: create one, start a capture session,
+/// begin captures, and receive the thumbnail and then the signed photo through the delegate
+/// (or `events`).
+///
+/// Creating a LensCamera connects to the bus and opens a session of lensd; it throws
+/// `.unreachable` when there is no bus or no lensd, and `.notAuthorized` when the caller may not
+/// use it — like the SDK's `try Lens(with:)`. There is no API key on Linux: the bus policy and
+/// lensd's own check decide (root and members of group `lens` may use the camera). The session
+/// belongs to this object's connection and ends with `close()` or deinit; lensd also closes
+/// sessions idle for longer than its `session-idle-timeout` (then calls throw `.disconnected`).
+///
+/// Thread-safe. Every operation blocks until lensd answers, so call them from any thread but
+/// not from a place that must never wait. The bus runs on a thread of its own; delegate calls
+/// arrive on `delegateQueue`, in event order.
+public final class LensCamera: @unchecked Sendable {  // immutable; ClientConnection and EventDelivery lock their own state
+    /// The D-Bus object path of this camera's session (for logs and busctl).
+    public let sessionPath: String
+    private let connection: ClientConnection
+    private let delivery: EventDelivery
+
+    /// - Parameters:
+    ///   - bus: `.system` where lensd is installed; `.address(...)` for a private bus.
+    ///   - delegate: kept weakly, as delegates are; it can also be set later.
+    ///   - delegateQueue: where delegate methods run. Events keep their order on any queue.
+    public init(bus: BusAddress = .system, delegate: (any LensCameraDelegate)? = nil,
+                delegateQueue: DispatchQueue = .main) throws(LensClientError) {
+        let connection = try ClientConnection(bus)
+        let delivery = EventDelivery(delegate: delegate, queue: delegateQueue)
+        // Subscribed before OpenSession, so no signal of the new session can slip by. lensd sends
+        // session signals to their owner only, so every one that arrives is this session's.
+        try connection.beforeStart { bus in
+            connection.keep(try bus.subscribe(sender: Lens1.busName, path: nil, interface: Lens1.sessionInterface,
+                                              member: nil) { signal in
+                if let event = LensEvent(signal) { delivery.deliver(event) }
+            })
+        }
+        let reply = try connection.beforeStart { bus in
+            try bus.call(destination: Lens1.busName, path: Lens1.managerPath, interface: Lens1.managerInterface,
+                         member: "OpenSession", arguments: [.vardict([:])])
+        }
+        guard let path = reply.first?.objectPathValue else { throw .internal("OpenSession answered \(reply)") }
+        try connection.watchDaemon { reason in delivery.deliver(.disconnected(reason)) }
+        sessionPath = path
+        self.connection = connection
+        self.delivery = delivery
+        delivery.attach(self)
+        connection.start()
+    }
+
+    deinit { close() }
+
+    /// Ends the session (lensd releases the camera if this session holds it) and the
+    /// connection. Later calls throw `.disconnected`. Idempotent.
+    public func close() {
+        connection.close()
+        delivery.finish()
+    }
+
+    /// Receives every event; set it at any time. Kept weakly.
+    public var delegate: (any LensCameraDelegate)? {
+        get { delivery.delegate }
+        set { delivery.delegate = newValue }
+    }
+
+    /// Every event of this session, in order, for `for await` loops; ends after `.disconnected`
+    /// or `close()`. One consumer.
+    public var events: AsyncStream<LensEvent> { delivery.events }
+
+    // MARK: Capture
+
+    /// Claims the camera for this session; `.busy` names the user who holds it.
+    public func startCaptureSession() throws(LensClientError) {
+        _ = try sessionCall("StartCaptureSession")
+    }
+
+    /// Releases the camera. Stopping a session that holds nothing is not an error.
+    public func stopCaptureSession() throws(LensClientError) {
+        _ = try sessionCall("StopCaptureSession")
+    }
+
+    /// Takes a photo; returns its name (a lower-case UUID). The thumbnail and the signed photo
+    /// follow as events; `.captureDisabled` says why capture is not possible now.
+    public func beginCapture() throws(LensClientError) -> String {
+        try Reply.single(try sessionCall("BeginCapture"), "BeginCapture") { $0.stringValue }
+    }
+
+    /// The exact signed bytes of a result of this user, read from the sealed memfd FetchResult
+    /// hands out (from offset 0: the fd's offset is shared with anyone else holding it).
+    public func fetchResult(_ name: String) throws(LensClientError) -> Data {
+        let reply = try sessionCall("FetchResult", [.string(name)])
+        guard reply.count == 2, let fd = reply[0].fdValue else { throw .internal("FetchResult answered \(reply)") }
+        defer { Glibc.close(fd) }
+        let info = try LensResultInfo(try Fields(reply[1], "FetchResult info"))
+        return try ResultFile.read(fd, size: info.size, name: name)
+    }
+
+    // MARK: Calls
+
+    func sessionCall(_ member: String, _ arguments: [BusValue] = []) throws(LensClientError) -> [BusValue] {
+        try connection.call(path: sessionPath, interface: Lens1.sessionInterface, member: member, arguments: arguments)
+    }
+
+    func managerCall(_ member: String) throws(LensClientError) -> [BusValue] {
+        try connection.call(path: Lens1.managerPath, interface: Lens1.managerInterface, member: member)
+    }
+
+    /// org.freedesktop.DBus.Properties.GetAll, as fields.
+    func allProperties(path: String, interface: String) throws(LensClientError) -> Fields {
+        let reply = try connection.call(path: path, interface: Lens1.propertiesInterface, member: "GetAll",
+                                        arguments: [.string(interface)])
+        return try Fields(reply.first, "\(interface) properties")
+    }
+
+    /// org.freedesktop.DBus.Properties.Get on this session, unwrapped from its variant.
+    func sessionProperty(_ name: String) throws(LensClientError) -> BusValue {
+        let reply = try connection.call(path: sessionPath, interface: Lens1.propertiesInterface, member: "Get",
+                                        arguments: [.string(Lens1.sessionInterface), .string(name)])
+        return try Reply.single(reply, name) { $0.variantValue }
+    }
+
+    func setSessionProperty(_ name: String, _ value: BusValue) throws(LensClientError) {
+        _ = try connection.call(path: sessionPath, interface: Lens1.propertiesInterface, member: "Set",
+                                arguments: [.string(Lens1.sessionInterface), .string(name), .variant(value)])
+    }
+}
+
+/// Checks of a reply's shape: a reply that does not match the contract is `.internal`.
+enum Reply {
+    static func single<T>(_ values: [BusValue], _ what: String, _ extract: (BusValue) -> T?) throws(LensClientError) -> T {
+        guard values.count == 1, let value = extract(values[0]) else { throw .internal("lensd answered \(what) with \(values)") }
+        return value
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import LensBus
+
+/// One thing lensd told this camera's session, in the order it happened. Each case is one
+/// signal of org.lensd.Lens1.Session (named after it), plus `disconnected`, which the client
+/// itself notices. docs/lensclient.md maps each to its delegate callback.
+public enum LensEvent: Sendable, Equatable {
+    /// InitialCaptureFinished: the frame is taken; signing has started. A small JPEG preview.
+    case initialCaptureFinished(name: String, thumbnail: Data)
+    /// PhotoSigned: the signed photo is stored; `LensCamera.fetchResult(name)` hands out its bytes.
+    case photoSigned(name: String, info: LensResultInfo)
+    case captureDisabled(reasons: [LensDisabledReason])
+    case captureEnabled
+    /// Failed: a capture (or its signing or storing) failed after BeginCapture had answered.
+    case failed(LensClientError)
+    case zoomFactorChanged(Double)
+    case focusedOnPoint(LensPoint)
+    case deviceChanged(LensDevice)
+    case flashModeChanged(LensFlashMode)
+    /// After a manual focus: the scene changed enough that the focus point may be stale.
+    case subjectAreaChanged
+    /// At most once a second; nil when the fix was lost.
+    case locationChanged(LensLocation?)
+    /// The bus connection or lensd went away; this camera's session is gone. The last event.
+    case disconnected(LensClientError)
+
+    /// The D-Bus signal the event stands for ("Disconnected" for the client's own).
+    public var signalName: String {
+        switch self {
+        case .initialCaptureFinished: "InitialCaptureFinished"
+        case .photoSigned: "PhotoSigned"
+        case .captureDisabled: "CaptureDisabled"
+        case .captureEnabled: "CaptureEnabled"
+        case .failed: "Failed"
+        case .zoomFactorChanged: "ZoomFactorChanged"
+        case .focusedOnPoint: "FocusedOnPoint"
+        case .deviceChanged: "DeviceChanged"
+        case .flashModeChanged: "FlashModeChanged"
+        case .subjectAreaChanged: "SubjectAreaChanged"
+        case .locationChanged: "LocationChanged"
+        case .disconnected: "Disconnected"
+        }
+    }
+
+    /// nil for signals this client does not know (a newer daemon's) or cannot read.
+    init?(_ signal: SignalMessage) {
+        let a = signal.arguments
+        do {
+            switch (signal.member, a.count) {
+            case ("InitialCaptureFinished", 2):
+                guard let name = a[0].stringValue, let jpeg = a[1].bytesValue else { return nil }
+                self = .initialCaptureFinished(name: name, thumbnail: Data(jpeg))
+            case ("PhotoSigned", 2):
+                guard let name = a[0].stringValue else { return nil }
+                self = .photoSigned(name: name, info: try LensResultInfo(try Fields(a[1], "PhotoSigned info")))
+            case ("CaptureDisabled", 1):
+                guard let reasons = a[0].stringArrayValue else { return nil }
+                self = .captureDisabled(reasons: reasons.map(LensDisabledReason.init(rawValue:)))
+            case ("CaptureEnabled", 0):
+                self = .captureEnabled
+            case ("Failed", 2):
+                guard let name = a[0].stringValue, let message = a[1].stringValue else { return nil }
+                self = .failed(LensClientError(name: name, message: message))
+            case ("ZoomFactorChanged", 1):
+                guard let factor = a[0].doubleValue else { return nil }
+                self = .zoomFactorChanged(factor)
+            case ("FocusedOnPoint", 2):
+                guard let x = a[0].doubleValue, let y = a[1].doubleValue else { return nil }
+                self = .focusedOnPoint(LensPoint(x: x, y: y))
+            case ("DeviceChanged", 1):
+                self = .deviceChanged(try LensDevice(try Fields(a[0], "DeviceChanged")))
+            case ("FlashModeChanged", 1):
+                guard let mode = a[0].stringValue.flatMap(LensFlashMode.init(rawValue:)) else { return nil }
+                self = .flashModeChanged(mode)
+            case ("SubjectAreaChanged", 0):
+                self = .subjectAreaChanged
+            case ("LocationChanged", 1):
+                self = .locationChanged(try LensLocation(try Fields(a[0], "LocationChanged")))
+            default:
+                return nil
+            }
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import LensBus
+
+/// What lensd says about a stored result (PhotoSigned, FetchResult).
+public struct LensResultInfo: Sendable, Equatable {
+    public var size: UInt64
+    /// Lower-case hex SHA-256 of the exact bytes FetchResult hands out.
+    public var sha256: String
+    /// "image/jpeg" for photos.
+    public var mime: String
+
+    init(_ fields: Fields) throws(LensClientError) {
+        size = try fields.uint64("size")
+        sha256 = try fields.string("sha256")
+        mime = try fields.string("mime")
+    }
+}
+
+/// A point in normalized frame coordinates: 0...1 on both axes, (0, 0) top left.
+public struct LensPoint: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}

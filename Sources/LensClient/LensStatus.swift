@@ -1,0 +1,61 @@
+import Foundation
+import LensBus
+
+/// The daemon's state (the Manager's properties): nothing personal, the same for every caller.
+public struct LensStatus: Sendable, Equatable {
+    public var version: String
+    public var cameraPresent: Bool
+    /// "enrolled", "missing", "expired" or "invalid".
+    public var enrollmentState: String
+    /// When the device certificate expires; nil when there is none.
+    public var certificateNotAfter: Date?
+
+    init(_ fields: Fields) throws(LensClientError) {
+        version = try fields.string("Version")
+        cameraPresent = try fields.bool("CameraPresent")
+        enrollmentState = try fields.string("EnrollmentState")
+        let notAfter = try fields.uint64("CertificateNotAfter")
+        certificateNotAfter = notAfter == 0 ? nil : Date(timeIntervalSince1970: Double(notAfter))
+    }
+}
+
+/// Why capture is disabled. A struct rather than an enum: later daemons add reasons
+/// ("timestamp"), and a client must still show them.
+public struct LensDisabledReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let enrollment = LensDisabledReason(rawValue: "enrollment")
+    public static let camera = LensDisabledReason(rawValue: "camera")
+    public static let location = LensDisabledReason(rawValue: "location")
+    public static let storage = LensDisabledReason(rawValue: "storage")
+    public static let timestamp = LensDisabledReason(rawValue: "timestamp")
+
+    public var description: String { rawValue }
+}
+
+public enum LensCameraMode: String, Sendable, CaseIterable {
+    case photo, video
+}
+
+/// This camera's session as lensd sees it (the Session's properties).
+public struct LensCaptureStatus: Sendable, Equatable {
+    public var captureEnabled: Bool
+    public var disabledReasons: [LensDisabledReason]
+    /// The session's threshold in metres: a fix less accurate than this does not count.
+    public var maximumLocationAccuracy: Double
+    public var location: LensLocation?
+    public var cameraMode: LensCameraMode
+    /// nil when lensd has no camera.
+    public var currentDevice: LensDevice?
+
+    init(_ fields: Fields) throws(LensClientError) {
+        captureEnabled = try fields.bool("CaptureEnabled")
+        disabledReasons = try fields.strings("DisabledReasons").map(LensDisabledReason.init(rawValue:))
+        maximumLocationAccuracy = try fields.double("MaximumLocationAccuracy")
+        location = try LensLocation(try fields.nested("Location"))
+        cameraMode = try fields.wire("CameraMode", as: LensCameraMode.self)
+        let device = try fields.nested("CurrentDevice")
+        currentDevice = device.isEmpty ? nil : try LensDevice(device)
+    }
+}

@@ -1,0 +1,188 @@
+import CV4L2
+import Foundation
+import Glibc
+
+/// A V4L2 capture device (see V4L2Discovery). Streams while open, so a photo is the next frame.
+/// MJPEG at the requested size is preferred and the camera's JPEG is kept as it is (trimmed at
+/// EOI); otherwise frames come as RGB24 (libv4l2 converts) and are encoded here. Zoom is the
+/// device's when it has it, else a centre crop; V4L2 video nodes have no flash.
+public final class V4L2Camera: Camera {
+    public struct Settings: Sendable {
+        public var width: Int
+        public var height: Int
+        /// Set explicitly: drivers keep their own default otherwise (vivid: 5 fps).
+        public var frameRate: Double
+        public var quality: Int
+
+        public init(width: Int, height: Int, frameRate: Double, quality: Int) {
+            self.width = width
+            self.height = height
+            self.frameRate = frameRate
+            self.quality = quality
+        }
+    }
+
+    /// What lensd asks for: a still should not wait long for its frame.
+    public static let defaultFrameRate = 30.0
+    /// A frame must arrive within this long; longer means the device stalled.
+    static let frameTimeoutMilliseconds: Int32 = 3000
+
+    public let description: CameraDescription
+    public let settings: Settings
+    /// The format and rate the device accepted at the last open(); nil before.
+    public private(set) var format: V4L2Device.Format?
+    public private(set) var frameRate: Double?
+
+    private var device: V4L2Device?
+    private var stream: V4L2Stream?
+    private var controls: V4L2Controls?
+    private var zoomFactor = 1.0
+
+    public init(_ description: CameraDescription, settings: Settings) {
+        self.description = description
+        self.settings = settings
+    }
+
+    public var state: CameraState {
+        CameraState(description: description, hasFlash: false, isFlashAvailable: false, flashMode: .off,
+                    supportedFlashModes: [], canZoom: true, zoomFactor: zoomFactor,
+                    maxZoomFactor: controls?.maxZoomFactor ?? V4L2Controls.maxDigitalZoom,
+                    digitalZoom: controls.map { $0.zoom == .digital } ?? true, canFocus: controls?.canFocus ?? false)
+    }
+
+    public var streamSummary: String? {
+        guard let format, stream != nil else { return nil }
+        let rate = frameRate.map { "\($0) fps" } ?? "the driver's own rate"
+        return "\(format.width)x\(format.height) \(V4L2Device.fourccString(format.pixelFormat)) at \(rate)"
+    }
+
+    /// Streaming: the stream reports no error. Closed: the node opens (a driver that dropped
+    /// the device refuses with ENODEV even while its /sys entry stays, as vivid's `disconnect`).
+    public var isConnected: Bool {
+        if let stream { return !stream.hasFailed }
+        let fd = Glibc.open(description.path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return errno == EBUSY }
+        Glibc.close(fd)
+        return true
+    }
+
+    public func open() throws {
+        guard stream == nil else { return }
+        do {
+            let device = try V4L2Device(path: description.path)
+            let wantsJPEG = device.nativeFormats().contains { $0 == CV4L2_PIX_FMT_MJPEG || $0 == CV4L2_PIX_FMT_JPEG }
+            var format = try device.setFormat(width: settings.width, height: settings.height,
+                                              pixelFormat: wantsJPEG ? CV4L2_PIX_FMT_MJPEG : CV4L2_PIX_FMT_RGB24)
+            // MJPEG only at the requested size; a smaller JPEG would be upscaled by nobody.
+            if wantsJPEG, (format.width, format.height) != (settings.width, settings.height) || !isJPEG(format) {
+                format = try device.setFormat(width: settings.width, height: settings.height, pixelFormat: CV4L2_PIX_FMT_RGB24)
+            }
+            guard isJPEG(format) || format.pixelFormat == CV4L2_PIX_FMT_RGB24 else {
+                throw CameraError.failed("\(description.path) delivers neither MJPEG nor RGB24")
+            }
+            frameRate = try device.setFrameRate(settings.frameRate)
+            controls = try V4L2Controls(probing: device)
+            stream = try V4L2Stream(device: device)
+            self.format = format
+            self.device = device
+        } catch let error as V4L2Errno {
+            close()
+            throw error.cameraError(path: description.path)
+        }
+    }
+
+    public func close() {
+        stream = nil
+        device = nil
+    }
+
+    public func capturePhoto() throws -> CapturedPhoto {
+        guard let stream, let format else { throw CameraError.failed("\(description.path) is not open") }
+        do {
+            try stream.discardQueued()
+            guard let frame = try stream.next(timeout: Self.frameTimeoutMilliseconds) else {
+                throw V4L2Errno("no frame from \(description.path) within \(Self.frameTimeoutMilliseconds) ms", code: ETIMEDOUT)
+            }
+            let captureTime = Date()
+            defer { try? stream.requeue(frame.index) }
+            let photo = try encode(frame.bytes, format: format)
+            return CapturedPhoto(jpeg: photo.jpeg, thumbnail: photo.thumbnail, width: format.width, height: format.height,
+                                 captureTime: captureTime, make: description.driver, model: description.name,
+                                 isSynthetic: false, digitalZoomRatio: digitalZoomRatio, frameNumber: UInt64(frame.sequence))
+        } catch let error as V4L2Errno {
+            // The device is gone or broken: let go of it, so it can be unloaded or replugged.
+            close()
+            throw CameraError.failed("capture from \(description.path) failed: \(error)")
+        } catch let error as ImagingError {
+            throw CameraError.failed("encoding the frame from \(description.path) failed: \(error)")
+        }
+    }
+
+    @discardableResult
+    public func setZoom(_ factor: Double) throws -> Double {
+        guard factor.isFinite, factor >= 1 else {
+            throw CameraError.invalidArgument("zoom factor \(factor) is not a finite number >= 1")
+        }
+        guard let device, let controls else {
+            zoomFactor = min(factor, V4L2Controls.maxDigitalZoom)
+            return zoomFactor
+        }
+        zoomFactor = try mappingErrors { try controls.setZoom(factor, on: device) }
+        return zoomFactor
+    }
+
+    public func focus(atX x: Double, y: Double) throws -> (x: Double, y: Double) {
+        guard (0...1).contains(x), (0...1).contains(y) else {
+            throw CameraError.invalidArgument("focus point (\(x), \(y)) is outside 0...1")
+        }
+        guard let device, let controls else { throw CameraError.focusFailed("\(description.path) is not open") }
+        return try mappingErrors { try controls.focus(on: device) }
+    }
+
+    public func setFlashMode(_ mode: FlashMode) throws {
+        throw CameraError.unsupported("\(description.name) has no flash (V4L2 video devices have none)")
+    }
+
+    private var digitalZoomRatio: Double? {
+        controls?.zoom == .digital && zoomFactor > 1 ? zoomFactor : nil
+    }
+
+    private func isJPEG(_ format: V4L2Device.Format) -> Bool {
+        format.pixelFormat == CV4L2_PIX_FMT_MJPEG || format.pixelFormat == CV4L2_PIX_FMT_JPEG
+    }
+
+    private func encode(_ bytes: UnsafeRawBufferPointer, format: V4L2Device.Format) throws -> (jpeg: [UInt8], thumbnail: [UInt8]) {
+        let factor = digitalZoomRatio ?? 1
+        if isJPEG(format) {
+            let jpeg = try JPEGFrame.trimmed(bytes)
+            guard factor > 1 else {
+                return (jpeg, try JPEGCodec.thumbnail(fromJPEG: jpeg, maxSide: CapturedPhoto.thumbnailMaxSide,
+                                                      quality: CapturedPhoto.thumbnailQuality))
+            }
+            let decoded = try JPEGCodec.decodeRGB(jpeg)
+            return try decoded.rgb.withUnsafeBytes { try encodeRGB($0, width: decoded.width, height: decoded.height, zoom: factor) }
+        }
+        let rowBytes = format.width * 3
+        guard format.bytesPerLine == rowBytes, bytes.count >= rowBytes * format.height else {
+            throw ImagingError("frame of \(bytes.count) bytes (\(format.bytesPerLine) per line) is not \(format.width)×\(format.height) RGB24")
+        }
+        return try encodeRGB(bytes, width: format.width, height: format.height, zoom: factor)
+    }
+
+    private func encodeRGB(_ rgb: UnsafeRawBufferPointer, width: Int, height: Int, zoom: Double) throws -> (jpeg: [UInt8], thumbnail: [UInt8]) {
+        guard zoom > 1 else { return try encodeFrame(rgb, width: width, height: height) }
+        var zoomed = [UInt8](repeating: 0, count: width * height * 3)
+        zoomed.withUnsafeMutableBytes { DigitalZoom.cropAndScale(rgb, into: $0, width: width, height: height, factor: zoom) }
+        return try zoomed.withUnsafeBytes { try encodeFrame($0, width: width, height: height) }
+    }
+
+    private func encodeFrame(_ rgb: UnsafeRawBufferPointer, width: Int, height: Int) throws -> (jpeg: [UInt8], thumbnail: [UInt8]) {
+        (try JPEGCodec.encode(rgb: rgb, width: width, height: height, quality: settings.quality),
+         try JPEGCodec.thumbnail(rgb: rgb, width: width, height: height, maxSide: CapturedPhoto.thumbnailMaxSide,
+                                 quality: CapturedPhoto.thumbnailQuality))
+    }
+
+    private func mappingErrors<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as V4L2Errno { throw error.cameraError(path: description.path) }
+    }
+}

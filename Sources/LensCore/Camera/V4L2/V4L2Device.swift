@@ -1,0 +1,127 @@
+import CV4L2
+import Glibc
+
+/// An open V4L2 node, through libv4l2 (so cameras with vendor formats still deliver RGB24).
+/// Typed wrappers over the ioctls; every failure is a V4L2Errno. Closed on deinit.
+public final class V4L2Device: V4L2ControlDevice {
+    public let path: String
+    let fd: Int32
+
+    /// Non-blocking: dequeues wait in poll(), where a vanished device shows as an error.
+    public init(path: String) throws {
+        self.path = path
+        let fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw V4L2Errno("open \(path)") }
+        self.fd = fd
+    }
+
+    deinit { v4l2_close(fd) }
+
+    /// Retries EINTR; any other failure throws with the operation's name.
+    /// `argument` is the ioctl's C struct (plain data, some with unions).
+    func ioctl<T>(_ request: UInt, _ argument: inout T, _ operation: String) throws {
+        try withUnsafeMutableBytes(of: &argument) { bytes in
+            while cv4l2_ioctl(fd, request, bytes.baseAddress) < 0 {
+                if errno != EINTR { throw V4L2Errno(operation) }
+            }
+        }
+    }
+
+    public struct Capability: Sendable, Equatable {
+        public var driver: String
+        public var card: String
+        public var busInfo: String
+        public var capturesVideo: Bool
+        public var streams: Bool
+    }
+
+    public func capability() throws -> Capability {
+        var cap = v4l2_capability()
+        try ioctl(CV4L2_VIDIOC_QUERYCAP, &cap, "VIDIOC_QUERYCAP")
+        // device_caps describes this node; capabilities the whole device (e.g. also metadata).
+        let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
+        return Capability(driver: Self.string(cap.driver), card: Self.string(cap.card), busInfo: Self.string(cap.bus_info),
+                          capturesVideo: caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0,
+                          streams: caps & UInt32(V4L2_CAP_STREAMING) != 0)
+    }
+
+    /// The pixel formats the device itself delivers (libv4l2's emulated ones left out).
+    public func nativeFormats() -> [UInt32] {
+        var formats: [UInt32] = []
+        var desc = v4l2_fmtdesc()
+        desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        while (try? ioctl(CV4L2_VIDIOC_ENUM_FMT, &desc, "VIDIOC_ENUM_FMT")) != nil {
+            if desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) == 0 { formats.append(desc.pixelformat) }
+            desc.index += 1
+        }
+        return formats
+    }
+
+    public struct Format: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var pixelFormat: UInt32
+        public var bytesPerLine: Int
+    }
+
+    /// The driver may adjust the size; the format in effect is returned.
+    public func setFormat(width: Int, height: Int, pixelFormat: UInt32) throws -> Format {
+        var format = v4l2_format()
+        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        format.fmt.pix.width = UInt32(width)
+        format.fmt.pix.height = UInt32(height)
+        format.fmt.pix.pixelformat = pixelFormat
+        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        try ioctl(CV4L2_VIDIOC_S_FMT, &format, "VIDIOC_S_FMT")
+        return Format(width: Int(format.fmt.pix.width), height: Int(format.fmt.pix.height),
+                      pixelFormat: format.fmt.pix.pixelformat, bytesPerLine: Int(format.fmt.pix.bytesperline))
+    }
+
+    /// Asks for `rate` frames per second and returns the rate in effect (the driver picks the
+    /// nearest it supports); nil when the device has no frame-rate setting.
+    public func setFrameRate(_ rate: Double) throws -> Double? {
+        var parm = v4l2_streamparm()
+        parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        try ioctl(CV4L2_VIDIOC_G_PARM, &parm, "VIDIOC_G_PARM")
+        guard parm.parm.capture.capability & UInt32(V4L2_CAP_TIMEPERFRAME) != 0 else { return nil }
+        parm.parm.capture.timeperframe = v4l2_fract(numerator: 1000, denominator: UInt32((rate * 1000).rounded()))
+        try ioctl(CV4L2_VIDIOC_S_PARM, &parm, "VIDIOC_S_PARM")
+        let interval = parm.parm.capture.timeperframe
+        return interval.numerator == 0 ? nil : Double(interval.denominator) / Double(interval.numerator)
+    }
+
+    public func queryControl(_ id: UInt32) throws -> V4L2ControlInfo? {
+        var query = v4l2_query_ext_ctrl()
+        query.id = id
+        do { try ioctl(CV4L2_VIDIOC_QUERY_EXT_CTRL, &query, "VIDIOC_QUERY_EXT_CTRL") } catch let error as V4L2Errno where error.code == EINVAL {
+            return nil
+        }
+        return V4L2ControlInfo(id: id, minimum: query.minimum, maximum: query.maximum, step: query.step,
+                               defaultValue: query.default_value,
+                               isDisabled: query.flags & UInt32(V4L2_CTRL_FLAG_DISABLED) != 0,
+                               isInactive: query.flags & UInt32(V4L2_CTRL_FLAG_INACTIVE) != 0,
+                               isReadOnly: query.flags & UInt32(V4L2_CTRL_FLAG_READ_ONLY) != 0)
+    }
+
+    public func control(_ id: UInt32) throws -> Int32 {
+        var control = v4l2_control(id: id, value: 0)
+        try ioctl(CV4L2_VIDIOC_G_CTRL, &control, "VIDIOC_G_CTRL")
+        return control.value
+    }
+
+    public func setControl(_ id: UInt32, to value: Int32) throws {
+        var control = v4l2_control(id: id, value: value)
+        try ioctl(CV4L2_VIDIOC_S_CTRL, &control, "VIDIOC_S_CTRL")
+    }
+
+    /// "MJPG" for a fourcc, as ListDevices shows formats.
+    public static func fourccString(_ code: UInt32) -> String {
+        String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: code >> ($0 * 8)) }.filter { $0 != 0x20 }, as: UTF8.self)
+    }
+
+    private static func string<T>(_ tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

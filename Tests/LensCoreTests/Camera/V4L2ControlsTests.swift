@@ -1,0 +1,152 @@
+@testable import LensCore
+import XCTest
+
+/// The V4L2 control logic against a fake device layer. This is the one place lensd's tests use a
+/// fake: no virtual driver (vivid, v4l2loopback) offers zoom, focus, flash or orientation
+/// controls, so their presence, ranges and flags can only be exercised this way. Capture and the
+/// "control absent" paths run on the real vivid driver (VividVMTests).
+final class V4L2ControlsTests: XCTestCase {
+    /// Answers the ioctls from a table of controls; records what was set.
+    final class FakeDevice: V4L2ControlDevice {
+        var controls: [UInt32: V4L2ControlInfo] = [:]
+        var values: [UInt32: Int32] = [:]
+        var sets: [(id: UInt32, value: Int32)] = []
+
+        init(_ controls: [V4L2ControlInfo] = [], values: [UInt32: Int32] = [:]) {
+            for control in controls { self.controls[control.id] = control }
+            self.values = values
+        }
+
+        func queryControl(_ id: UInt32) throws -> V4L2ControlInfo? { controls[id] }
+        func control(_ id: UInt32) throws -> Int32 {
+            guard controls[id] != nil else { throw V4L2Errno("VIDIOC_G_CTRL", code: EINVAL) }
+            return values[id] ?? 0
+        }
+        func setControl(_ id: UInt32, to value: Int32) throws {
+            guard controls[id] != nil else { throw V4L2Errno("VIDIOC_S_CTRL", code: EINVAL) }
+            sets.append((id, value))
+            values[id] = value
+        }
+    }
+
+    private let zoom = V4L2ControlID.zoomAbsolute
+
+    func testWithoutAZoomControlZoomIsDigitalUpToFour() throws {
+        let device = FakeDevice()
+        let controls = try V4L2Controls(probing: device)
+        XCTAssertEqual(controls.zoom, .digital)
+        XCTAssertEqual(controls.maxZoomFactor, 4)
+        XCTAssertEqual(try controls.setZoom(2.5, on: device), 2.5)
+        XCTAssertEqual(try controls.setZoom(9, on: device), 4)
+        XCTAssertTrue(device.sets.isEmpty)
+    }
+
+    func testOpticalZoomMapsFactorsOntoTheRangeInSteps() throws {
+        // UVC style: 100...500 means 1×...5×.
+        let device = FakeDevice([V4L2ControlInfo(id: zoom, minimum: 100, maximum: 500, step: 10)])
+        let controls = try V4L2Controls(probing: device)
+        XCTAssertEqual(controls.maxZoomFactor, 5)
+        XCTAssertEqual(try controls.setZoom(2, on: device), 2)
+        XCTAssertEqual(device.values[zoom], 200)
+        // 2.03× is 203, rounded to the step: 200, reported as the 2× in effect.
+        XCTAssertEqual(try controls.setZoom(2.03, on: device), 2)
+        XCTAssertEqual(try controls.setZoom(7, on: device), 5)
+        XCTAssertEqual(device.values[zoom], 500)
+    }
+
+    func testAZoomRangeFromZeroIsTakenAsNominalFourTimes() throws {
+        let device = FakeDevice([V4L2ControlInfo(id: zoom, minimum: 0, maximum: 30)])
+        let controls = try V4L2Controls(probing: device)
+        XCTAssertEqual(controls.maxZoomFactor, V4L2Controls.nominalOpticalZoom)
+        XCTAssertEqual(try controls.setZoom(4, on: device), 4)
+        XCTAssertEqual(device.values[zoom], 30)
+    }
+
+    func testDisabledInactiveOrReadOnlyZoomFallsBackToDigital() throws {
+        for flags in [(true, false, false), (false, true, false), (false, false, true)] {
+            let info = V4L2ControlInfo(id: zoom, minimum: 100, maximum: 500, isDisabled: flags.0, isInactive: flags.1,
+                                       isReadOnly: flags.2)
+            XCTAssertEqual(try V4L2Controls(probing: FakeDevice([info])).zoom, .digital, "\(flags)")
+        }
+    }
+
+    func testOneShotAutofocusIsPreferredAndReportsTheCentre() throws {
+        let device = FakeDevice([V4L2ControlInfo(id: V4L2ControlID.autoFocusStart, minimum: 0, maximum: 1),
+                                 V4L2ControlInfo(id: V4L2ControlID.focusAuto, minimum: 0, maximum: 1)])
+        let controls = try V4L2Controls(probing: device)
+        XCTAssertTrue(controls.canFocus)
+        let point = try controls.focus(on: device)
+        XCTAssertEqual([point.x, point.y], [0.5, 0.5])
+        XCTAssertEqual(device.sets.map(\.id), [V4L2ControlID.autoFocusStart])
+    }
+
+    func testAFailedAutofocusStatusIsSetFocusFailed() throws {
+        let device = FakeDevice([V4L2ControlInfo(id: V4L2ControlID.autoFocusStart, minimum: 0, maximum: 1),
+                                 V4L2ControlInfo(id: V4L2ControlID.autoFocusStatus, minimum: 0, maximum: 7, isReadOnly: true)],
+                                values: [V4L2ControlID.autoFocusStatus: 4])
+        XCTAssertThrowsError(try V4L2Controls(probing: device).focus(on: device)) {
+            guard case CameraError.focusFailed = $0 else { return XCTFail("\($0)") }
+        }
+    }
+
+    func testContinuousAutofocusWhenThereIsNoOneShot() throws {
+        let device = FakeDevice([V4L2ControlInfo(id: V4L2ControlID.focusAuto, minimum: 0, maximum: 1)])
+        let controls = try V4L2Controls(probing: device)
+        _ = try controls.focus(on: device)
+        XCTAssertEqual(device.values[V4L2ControlID.focusAuto], 1)
+    }
+
+    func testNoUsableFocusControlIsFocusFailed() throws {
+        let disabled = FakeDevice([V4L2ControlInfo(id: V4L2ControlID.autoFocusStart, minimum: 0, maximum: 1, isDisabled: true),
+                                   V4L2ControlInfo(id: V4L2ControlID.focusAuto, minimum: 0, maximum: 1, isInactive: true)])
+        for device in [FakeDevice(), disabled] {
+            let controls = try V4L2Controls(probing: device)
+            XCTAssertFalse(controls.canFocus)
+            XCTAssertThrowsError(try controls.focus(on: device)) {
+                guard case CameraError.focusFailed = $0 else { return XCTFail("\($0)") }
+            }
+        }
+    }
+
+    func testOrientationControlDecidesThePosition() {
+        let orientation = V4L2ControlInfo(id: V4L2ControlID.cameraOrientation, minimum: 0, maximum: 2, isReadOnly: true)
+        let expected: [Int32: CameraPosition?] = [0: .front, 1: .back, 2: .external, 7: nil]
+        for (value, position) in expected {
+            let device = FakeDevice([orientation], values: [V4L2ControlID.cameraOrientation: value])
+            XCTAssertEqual(V4L2Controls.orientation(of: device), position, "orientation \(value)")
+        }
+        XCTAssertNil(V4L2Controls.orientation(of: FakeDevice()))
+        var disabled = orientation
+        disabled.isDisabled = true
+        XCTAssertNil(V4L2Controls.orientation(of: FakeDevice([disabled], values: [V4L2ControlID.cameraOrientation: 0])))
+    }
+
+    func testPositionsFallBackFromDeviceToConfigurationToOrder() {
+        let paths = ["/dev/video0", "/dev/video2", "/dev/video4", "/dev/video6"]
+        XCTAssertEqual(V4L2Positions.assign(paths: paths, reported: [nil, nil, nil, nil], configured: [:]),
+                       [.back, .front, .external, .external])
+        XCTAssertEqual(V4L2Positions.assign(paths: paths, reported: [.front, nil, nil, nil],
+                                            configured: ["/dev/video0": .back, "/dev/video2": .back]),
+                       [.front, .back, .external, .external])
+    }
+
+    func testV4L2VideoNodesHaveNoFlash() throws {
+        let camera = V4L2Camera(CameraDescription(path: "/dev/video9", name: "cam", driver: "uvcvideo", busInfo: "usb-1",
+                                                  position: .back, isVirtual: false, formats: ["MJPG"]),
+                                settings: V4L2Camera.Settings(width: 640, height: 480, frameRate: 30, quality: 90))
+        XCTAssertFalse(camera.state.hasFlash)
+        XCTAssertEqual(camera.state.supportedFlashModes, [])
+        XCTAssertThrowsError(try camera.setFlashMode(.on)) {
+            guard case CameraError.unsupported = $0 else { return XCTFail("\($0)") }
+        }
+    }
+
+    func testErrnoMapsToPermissionDeniedAndBusy() {
+        XCTAssertEqual(V4L2Errno("open", code: EACCES).cameraError(path: "/dev/video0"),
+                       .permissionDenied("no permission to open /dev/video0 (open: Permission denied); lensd's user needs access to the video device"))
+        guard case .busy(let message) = V4L2Errno("VIDIOC_S_FMT", code: EBUSY).cameraError(path: "/dev/video0") else {
+            return XCTFail("EBUSY is not busy")
+        }
+        XCTAssertTrue(message.contains("in use by another program"), message)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import LensClient
+import LensTestSupport
+import Synchronization
+import XCTest
+
+/// A LensCameraDelegate that records every call in order, and whether each ran on its queue.
+final class RecordingDelegate: LensCameraDelegate, Sendable {
+    enum Call: Equatable {
+        case thumbnail(name: String, bytes: Int)
+        case truepic(name: String, photo: Data, info: LensResultInfo)
+        case captureDisabled([LensDisabledReason])
+        case captureEnabled
+        case failed(LensClientError)
+        case zoom(Double)
+        case focus(LensPoint)
+        case camera(LensDevice)
+        case flash(LensFlashMode)
+        case subjectArea
+        case location(LensLocation?)
+        case disconnected(LensClientError)
+    }
+
+    let queue = DispatchQueue(label: "lensd-tests.delegate")
+    private let key = DispatchSpecificKey<Bool>()
+    private let recorded = Mutex<(calls: [Call], offQueue: Int)>(([], 0))
+
+    init() { queue.setSpecific(key: key, value: true) }
+
+    var calls: [Call] { recorded.withLock { $0.calls } }
+    /// Calls that did not run on `queue`: must stay 0.
+    var offQueue: Int { recorded.withLock { $0.offQueue } }
+
+    /// Polls until a call matches, skipping the first `skipping` calls; returns it.
+    @discardableResult
+    func wait(for what: String, skipping: Int = 0, timeout: TimeInterval = 20, _ match: (Call) -> Bool) throws -> Call {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let call = calls.dropFirst(skipping).first(where: match) { return call }
+            usleep(10_000)
+        }
+        throw TestToolError("no \(what) within \(timeout) s; calls: \(calls.map(\.kind))")
+    }
+
+    private func record(_ call: Call) {
+        let onQueue = DispatchQueue.getSpecific(key: key) == true
+        recorded.withLock {
+            $0.calls.append(call)
+            if !onQueue { $0.offQueue += 1 }
+        }
+    }
+
+    func didGenerateThumbnail(_ thumbnail: Data, name: String) { record(.thumbnail(name: name, bytes: thumbnail.count)) }
+    func didGenerateTruepic(_ photo: Data, name: String, info: LensResultInfo) { record(.truepic(name: name, photo: photo, info: info)) }
+    func captureDisabled(reasons: [LensDisabledReason]) { record(.captureDisabled(reasons)) }
+    func captureEnabled() { record(.captureEnabled) }
+    func didFailWithError(_ error: LensClientError) { record(.failed(error)) }
+    func didChangeZoomFactor(_ factor: Double) { record(.zoom(factor)) }
+    func didFocusOnPoint(_ point: LensPoint) { record(.focus(point)) }
+    func didChangeCamera(_ device: LensDevice) { record(.camera(device)) }
+    func didChangeFlashMode(_ mode: LensFlashMode) { record(.flash(mode)) }
+    func subjectAreaDidChange() { record(.subjectArea) }
+    func didUpdateLocation(_ location: LensLocation?) { record(.location(location)) }
+    func didDisconnect(_ error: LensClientError) { record(.disconnected(error)) }
+}
+
+extension RecordingDelegate.Call {
+    /// The D-Bus signal behind the call, to compare with the event stream.
+    var kind: String {
+        switch self {
+        case .thumbnail: "InitialCaptureFinished"
+        case .truepic: "PhotoSigned"
+        case .captureDisabled: "CaptureDisabled"
+        case .captureEnabled: "CaptureEnabled"
+        case .failed: "Failed"
+        case .zoom: "ZoomFactorChanged"
+        case .focus: "FocusedOnPoint"
+        case .camera: "DeviceChanged"
+        case .flash: "FlashModeChanged"
+        case .subjectArea: "SubjectAreaChanged"
+        case .location: "LocationChanged"
+        case .disconnected: "Disconnected"
+        }
+    }
+}
+
+/// Everything a LensCamera's `events` stream yields, collected by a task.
+final class EventRecorder: Sendable {
+    private let events = Mutex<[LensEvent]>([])
+
+    init(_ stream: AsyncStream<LensEvent>) {
+        Task { [self] in
+            for await event in stream { events.withLock { $0.append(event) } }
+        }
+    }
+
+    var all: [LensEvent] { events.withLock { $0 } }
+
+    /// The signal names, in order.
+    var kinds: [String] { all.map(\.signalName) }
+
+    /// The signal names once at least `count` events have arrived (the consuming task may
+    /// trail the delegate a little), or whatever came within 5 s.
+    func kinds(atLeast count: Int) -> [String] {
+        let deadline = Date().addingTimeInterval(5)
+        while all.count < count, Date() < deadline { usleep(10_000) }
+        return kinds
+    }
+}

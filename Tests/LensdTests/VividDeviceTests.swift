@@ -1,0 +1,116 @@
+import Foundation
+import LensBus
+import LensTestSupport
+import XCTest
+
+/// lensd on the kernel's vivid driver. Runs only inside the VM (scripts/vm/run-in-vivid-vm.sh,
+/// started by VividVMTests), where vivid has two cameras and a metadata node between them, so
+/// the second camera is /dev/video2. Signed photos go to $LENSD_VM_OUT for c2pa-python on the
+/// host (no Python in the VM).
+final class VividDeviceTests: LensdTestCase {
+    var captureSize = "640x480"
+    override var daemonArguments: [String] {
+        ["--camera", "auto", "--allow-virtual-devices", "true", "--capture-size", captureSize,
+         "--location", "optional", "--gpsd", "none"]
+    }
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["VIVID_VM"] == "1", "needs vivid: runs inside the VM (VividVMTests)")
+        try Self.grantDeviceAccess()
+        try super.setUpWithError()
+    }
+
+    func testTwoCamerasCaptureSignedFramesAtTheRequestedSizes() throws {
+        let c = try client()
+        let devices = try XCTUnwrap(c.callManager("ListDevices").first?.arrayValue).compactMap(\.vardictValue)
+        XCTAssertEqual(devices.compactMap { $0["path"]?.stringValue }, ["/dev/video0", "/dev/video2"])
+        XCTAssertEqual(devices.compactMap { $0["position"]?.stringValue }, ["back", "front"])
+        XCTAssertTrue(devices.allSatisfy { $0["driver"]?.stringValue == "vivid" && $0["virtual"]?.boolValue == true })
+
+        try capture(c, expecting: (640, 480), savedAs: "vivid-640x480.jpg")
+        // vivid offers 25 fps at most at 640x480 (its default is 5): lensd asked for 30.
+        XCTAssertTrue(daemon.log.contains("/dev/video0 streams 640x480 RGB3 at 25.0 fps"), daemon.log)
+
+        captureSize = "1280x720"
+        try restartDaemon()
+        try capture(try client(), expecting: (1280, 720), savedAs: "vivid-1280x720.jpg")
+        XCTAssertTrue(daemon.log.contains("/dev/video0 streams 1280x720 RGB3 at 12.5 fps"), daemon.log)
+    }
+
+    func testMissingControlsAnswerUnsupportedAndSetFocusFailed() throws {
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        XCTAssertThrowsError(try c.call(s, "FocusAt", [.double(0.5), .double(0.5)])) {
+            XCTAssertEqual(($0 as? BusError)?.shortName, "SetFocusFailed")
+        }
+        XCTAssertThrowsError(try c.call(s, "SetFlashMode", [.string("on")])) {
+            XCTAssertEqual(($0 as? BusError)?.shortName, "Unsupported")
+        }
+        // vivid has no zoom control: zoom is digital, and still answers.
+        XCTAssertEqual(try c.call(s, "SetZoomFactor", [.double(2)]).first?.doubleValue, 2)
+        let device = try XCTUnwrap(try c.get(s, "CurrentDevice").vardictValue)
+        XCTAssertEqual(device["digitalZoom"]?.boolValue, true)
+        XCTAssertEqual(device["hasFlash"]?.boolValue, false)
+    }
+
+    func testDisconnectFailsTheSessionAndReloadingVividEnablesCaptureAgain() throws {
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+
+        try run(["v4l2-ctl", "-d", "/dev/video0", "-c", "disconnect=1"])
+        let failed = try c.waitForSignal("Failed", path: s)
+        XCTAssertEqual(failed.arguments.first?.stringValue, "org.lensd.Lens1.Error.CameraSessionFailed")
+        let disabled = try c.waitForSignal("CaptureDisabled", path: s)
+        XCTAssertEqual(disabled.arguments.first?.arrayValue?.compactMap(\.stringValue), ["camera"])
+
+        try reloadVivid()
+        try c.waitForSignal("CaptureEnabled", path: s)
+        try c.call(s, "StartCaptureSession")
+        let name = try XCTUnwrap(c.call(s, "BeginCapture").first?.stringValue)
+        try c.waitForSignal("PhotoSigned", path: s, timeout: 60) { $0.arguments.first?.stringValue == name }
+    }
+
+    private func capture(_ c: TestClient, expecting size: (Int, Int), savedAs fileName: String) throws {
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        let name = try XCTUnwrap(c.call(s, "BeginCapture").first?.stringValue)
+        try c.waitForSignal("PhotoSigned", path: s, timeout: 60) { $0.arguments.first?.stringValue == name }
+        let photo = try XCTUnwrap(c.call(s, "ReadResult", [.string(name)]).first?.bytesValue)
+        let dimensions = try jpegDimensions(photo)
+        XCTAssertEqual([dimensions.width, dimensions.height], [size.0, size.1])
+        if let out = ProcessInfo.processInfo.environment["LENSD_VM_OUT"] {
+            try Data(photo).write(to: URL(fileURLWithPath: out).appendingPathComponent(fileName))
+            let anchor = try XCTUnwrap(c.callManager("GetTrustAnchor").first?.stringValue)
+            try anchor.write(toFile: out + "/anchor-\(fileName).pem", atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// Without udev the nodes are root-only; lensd runs as user lensd.
+    private static func grantDeviceAccess() throws {
+        for path in ["/dev/video0", "/dev/video1", "/dev/video2"] where FileManager.default.fileExists(atPath: path) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
+        }
+    }
+
+    /// rmmod waits for lensd to let go of the disconnected device, so it is retried briefly.
+    private func reloadVivid() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let module = try XCTUnwrap(environment["VIVID_VM_KO"]), options = environment["VIVID_VM_OPTS"] ?? ""
+        let deadline = Date().addingTimeInterval(15)
+        while try runProcess(["busybox", "rmmod", "vivid"]).status != 0 {
+            guard Date() < deadline else { throw TestToolError("vivid stayed in use:\n\(daemon.log)") }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        try run(["busybox", "insmod", module] + options.split(separator: " ").map(String.init))
+        try Self.grantDeviceAccess()
+    }
+
+    private func run(_ argv: [String]) throws {
+        let result = try runProcess(argv)
+        guard result.status == 0 else {
+            throw TestToolError("\(argv.joined(separator: " ")) exited \(result.status): \(String(decoding: result.stderr, as: UTF8.self))")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import LensTestSupport
+import XCTest
+
+/// Boots the vivid VM once (scripts/vm/run-in-vivid-vm.sh) and runs every VividDeviceTests test
+/// in it, then checks the photos it brought back with c2pa-python here on the host. Required in
+/// CI (CI=true); elsewhere a machine that cannot run the VM skips with the reason.
+final class VividVMTests: XCTestCase {
+    func testLensdOnVividInOneBoot() throws {
+        try XCTSkipIf(ProcessInfo.processInfo.environment["VIVID_VM"] == "1", "already inside the VM")
+        let required = ProcessInfo.processInfo.environment["CI"] == "true"
+        func unavailable(_ reason: String) throws {
+            if required { XCTFail("the vivid VM is required in CI but cannot run: \(reason)") }
+            throw XCTSkip("vivid VM tests skipped: \(reason)")
+        }
+        if getuid() != 0 { try unavailable("the VM runner needs root (9p passthrough)") }
+
+        let out = try TemporaryDirectory(prefix: "lensd-vm-out")
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: out.url.path)
+        let script = TestTools.repoRoot.appendingPathComponent("scripts/vm/run-in-vivid-vm.sh").path
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let started = Date()
+        let result = try runProcess([script, "--timeout", "180", "--rw", out.url.path, "--env", "LENSD_VM_OUT=\(out.url.path)",
+                                     "--", bundle, "LensdTests.VividDeviceTests"])
+        let output = String(decoding: result.stdout, as: UTF8.self) + String(decoding: result.stderr, as: UTF8.self)
+        print("vivid VM phase: \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        if result.status == 125 { try unavailable(String(output.suffix(2000))) }
+        XCTAssertEqual(result.status, 0, output)
+        XCTAssertTrue(output.contains("Executed 3 tests, with 0 failures"), output)
+        XCTAssertFalse(output.contains("skipped"), output)
+
+        for size in ["640x480", "1280x720"] {
+            let photo = out.file("vivid-\(size).jpg")
+            let anchor = out.file("anchor-vivid-\(size).jpg.pem")
+            guard FileManager.default.fileExists(atPath: photo.path) else {
+                XCTFail("the VM brought back no \(photo.lastPathComponent)")
+                continue
+            }
+            let verdict = try ReferenceValidator.assertTrusted(photo, anchors: [anchor])
+            let metadata = verdict.metadata["c2pa.metadata"]
+            XCTAssertEqual(metadata?["tiff:Make"]?.string, "vivid")
+            XCTAssertEqual(metadata?["tiff:Model"]?.string, "vivid")
+            XCTAssertEqual(verdict.actions.first?.digitalSourceType,
+                           "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture")
+            try assertVividColourBars(photo)
+        }
+    }
+
+    /// vivid's default pattern: eight vertical 75 % colour bars, white to black (the synthetic
+    /// camera draws something else). Sampled at mid-height, below vivid's text overlay.
+    private func assertVividColourBars(_ photo: URL) throws {
+        let sample = """
+        import sys; from PIL import Image
+        im = Image.open(sys.argv[1]).convert("RGB"); w, h = im.size
+        print(" ".join("%d,%d,%d" % im.getpixel((int((i + 0.5) * w / 8), h // 2)) for i in range(8)))
+        """
+        let result = try runProcess([try TestTools.python(), "-c", sample, photo.path])
+        let bars = String(decoding: result.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+            .map { $0.split(separator: ",").compactMap { Int($0) } }
+        let expected = [[191, 191, 191], [191, 191, 0], [0, 191, 191], [0, 191, 0],
+                        [191, 0, 191], [191, 0, 0], [0, 0, 191], [0, 0, 0]]
+        XCTAssertEqual(bars.count, 8, String(decoding: result.stderr, as: UTF8.self))
+        for (bar, colour) in zip(bars, expected) {
+            XCTAssertTrue(zip(bar, colour).allSatisfy { abs($0 - $1) <= 40 }, "\(photo.lastPathComponent): bars \(bars), expected \(expected)")
+        }
+    }
+}

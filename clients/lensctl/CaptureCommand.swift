@@ -1,0 +1,120 @@
+import C2PA
+import Foundation
+import LensClient
+import LensCrypto
+
+/// `lensctl capture`: one signed photo, written to a file, verified.
+enum CaptureCommand: Command {
+    static let name = "capture"
+    static let synopsis = "capture [-o FILE]      take a signed photo, write it, verify it"
+    static let help = """
+    usage: lensctl capture [-o FILE] [--camera back|front|PATH] [--flash off|on|auto] [--zoom X]
+                           [--accuracy METERS] [--timeout S] [--force] [--bus ADDRESS] [--json]
+
+    Claims the camera, waits until lensd allows capture (saying why it waits, e.g.
+    "waiting for location: 850 m > 50 m"), takes a photo, waits for it to be signed, writes
+    the exact signed bytes to FILE (default NAME.jpg), and verifies the file against lensd's
+    trust anchor. Prints name, path, size, location and verdict.
+
+      -o FILE            where to write the photo; never overwritten without --force
+      --camera WHICH     back, front, external, or a device path (see lensctl devices)
+      --flash MODE       off, on or auto
+      --zoom X           zoom factor, 1 or more (clamped to the camera's maximum)
+      --accuracy METERS  accept location fixes up to this radius, 3...1500 (default: lensd's)
+      --timeout S        give up after S seconds, exit 5 (default 60)
+      --force            overwrite FILE
+    """
+
+    static func run(_ argv: [String]) throws -> ExitCode {
+        let args = try Arguments(argv, options: ["-o", "--camera", "--flash", "--zoom", "--accuracy", "--timeout"],
+                                 switches: ["--force"])
+        _ = try args.positionals(0, "no arguments (the file is -o FILE)")
+        let flash = try args.choice("--flash", LensFlashMode.self)
+        let zoom = try args.number("--zoom", in: 1...Double.greatestFiniteMagnitude)
+        let accuracy = try args.number("--accuracy", in: 3...1500)
+        let timeout = try args.number("--timeout", in: 0.001...86_400) ?? 60
+        let force = args.has("--force")
+        try PhotoFile.checkTarget(args.last("-o"), force: force)
+
+        let camera = try Connection.camera(args)
+        let inbox = EventInbox(camera)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        try Connection.client { () throws(LensClientError) in
+            if let accuracy { _ = try camera.setMaximumLocationAccuracy(accuracy) }
+            try camera.startCaptureSession()
+        }
+        try Connection.client { () throws(LensClientError) in
+            if let wanted = args.last("--camera") { _ = try CameraSelection.select(wanted, on: camera) }
+            if let flash { try camera.setFlashMode(flash) }
+            if let zoom { _ = try camera.setZoomFactor(zoom) }
+        }
+        let waiting = CaptureWaiting(camera: camera, inbox: inbox, deadline: deadline, timeout: timeout)
+        let name = try waiting.beginWhenEnabled()
+        let info = try waiting.signedPhoto(name)
+        let (bytes, anchor) = try Connection.client { () throws(LensClientError) in
+            (try camera.fetchResult(name), try camera.trustAnchor())
+        }
+        let sha256 = Digest.hash(Array(bytes)).map { String(format: "%02x", $0) }.joined()
+        guard sha256 == info.sha256, UInt64(bytes.count) == info.size else {
+            throw CommandFailure(.failed, "photo \(name) arrived damaged: sha256 \(sha256), lensd announced \(info.sha256)")
+        }
+        let path = try PhotoFile.write(bytes, to: args.last("-o") ?? "\(name).jpg", overwrite: force)
+        let report = try verify(bytes, anchorPEM: anchor)
+        let result = CaptureJSON(name: name, path: path, info: info, report: report)
+        if args.json { Output.json(result) } else { Output.line(result.text) }
+        guard report.state == .trusted else {
+            throw CommandFailure(.failed, "\(path) does not verify as Trusted against lensd's own trust anchor")
+        }
+        return .ok
+    }
+
+    /// lensd's own C2PA verifier, trusting the anchor lensd hands out.
+    private static func verify(_ bytes: Data, anchorPEM: String) throws -> VerificationReport {
+        do {
+            return try Verifier(trustAnchors: try Certificate.parsePEM(anchorPEM)).verify(jpeg: Array(bytes))
+        } catch {
+            throw CommandFailure(.failed, "cannot verify the photo: \(error)")
+        }
+    }
+}
+
+struct CaptureJSON: Encodable {
+    var name: String
+    var path: String
+    var size: UInt64
+    var sha256: String
+    var mime: String
+    var location: VerifyJSON.Location?
+    var when: String?
+    var verdict: String
+    var signer: String?
+    /// Validation failure codes; empty for a Trusted photo.
+    var failures: [String]
+
+    init(name: String, path: String, info: LensResultInfo, report: VerificationReport) {
+        self.name = name
+        self.path = path
+        size = info.size
+        sha256 = info.sha256
+        mime = info.mime
+        location = report.location.map { VerifyJSON.Location(latitude: $0.latitude, longitude: $0.longitude, accuracy_m: $0.accuracy) }
+        when = report.captureTime
+        verdict = report.state.rawValue
+        signer = report.signer?.subject.oneLine
+        failures = report.failures.map(\.code)
+    }
+
+    var text: String {
+        let place = location.map { location in
+            String(format: "%.6f, %.6f", location.latitude, location.longitude)
+                + (location.accuracy_m.map { String(format: " ± %.0f m", $0) } ?? "")
+        } ?? "none recorded"
+        return """
+            name:     \(name)
+            path:     \(path)
+            size:     \(size) bytes (sha256 \(sha256))
+            location: \(place)
+            verdict:  \(verdict)\(signer.map { " — signed by \($0)" } ?? "")
+            """
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import LensClient
+
+/// Connecting to lensd on the bus that `--bus` names.
+enum Connection {
+    static func address(_ args: Arguments) -> BusAddress {
+        switch args.last("--bus") ?? "system" {
+        case "system": .system
+        case "session": .session
+        case let address: .address(address)
+        }
+    }
+
+    /// A camera on a private queue: lensctl reads events from `events`, not through a delegate.
+    static func camera(_ args: Arguments) throws -> LensCamera {
+        try client { () throws(LensClientError) in try LensCamera(bus: address(args), delegateQueue: DispatchQueue(label: "lensctl.events")) }
+    }
+
+    /// Runs `body`, turning LensClient errors into exit codes.
+    static func client<T>(_ body: () throws(LensClientError) -> T) throws -> T {
+        do { return try body() } catch { throw CommandFailure(error) }
+    }
+}

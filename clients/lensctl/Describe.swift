@@ -1,0 +1,31 @@
+import Foundation
+import LensClient
+
+/// Human-readable pieces several commands print.
+enum Describe {
+    static func location(_ location: LensLocation?) -> String {
+        guard let location else { return "no fix" }
+        var text = String(format: "%.6f, %.6f ± %.0f m", location.latitude, location.longitude, location.accuracy)
+        if let altitude = location.altitude { text += String(format: ", altitude %.0f m", altitude) }
+        return text + " (\(location.mode.rawValue) fix of \(Output.iso8601(location.fixTime)))"
+    }
+
+    static func device(_ device: LensDevice?) -> String {
+        guard let device else { return "none" }
+        let flash = device.hasFlash ? "flash \(device.flashMode.rawValue)" : "no flash"
+        let zoom = String(format: "zoom %.1f× of %.1f×%@", device.videoZoomFactor, device.maxZoomFactor,
+                          device.isDigitalZoom ? " (digital)" : "")
+        return "\(device.position.rawValue): \(device.name) (\(device.path)), \(flash), \(zoom)"
+    }
+
+    /// Why capture is disabled, reason by reason, with the numbers where there are some:
+    /// "location: 850 m > 50 m".
+    static func reasons(_ status: LensCaptureStatus) -> String {
+        status.disabledReasons.map { reason in
+            guard reason == .location else { return reason.rawValue }
+            let limit = String(format: "%.0f m", status.maximumLocationAccuracy)
+            guard let fix = status.location else { return "location: no fix yet (need ≤ \(limit))" }
+            return String(format: "location: %.0f m > %@", fix.accuracy, limit)
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import LensClient
+
+/// One line of `lensctl watch`: the event's D-Bus signal name and its payload.
+struct EventJSON: Encodable {
+    var event: String
+    var time: Date
+    var name: String?
+    var thumbnail_size: Int?
+    var size: UInt64?
+    var sha256: String?
+    var mime: String?
+    var reasons: [String]?
+    var error: String?
+    var message: String?
+    var zoom_factor: Double?
+    var point: PointJSON?
+    var device: DeviceJSON?
+    var flash_mode: String?
+    /// LocationChanged only; null when the fix was lost.
+    var location: LocationJSON?
+    var status: StatusJSON?
+
+    init(status: StatusJSON, time: Date) {
+        event = "Status"
+        self.time = time
+        self.status = status
+    }
+
+    init(_ lensEvent: LensEvent, time: Date) {
+        self.time = time
+        event = lensEvent.signalName
+        switch lensEvent {
+        case .initialCaptureFinished(let name, let thumbnail):
+            self.name = name
+            thumbnail_size = thumbnail.count
+        case .photoSigned(let name, let info):
+            self.name = name
+            (size, sha256, mime) = (info.size, info.sha256, info.mime)
+        case .captureDisabled(let reasons):
+            self.reasons = reasons.map(\.rawValue)
+        case .captureEnabled, .subjectAreaChanged: break
+        case .failed(let error), .disconnected(let error):
+            (self.error, message) = (error.name, error.message)
+        case .zoomFactorChanged(let factor):
+            zoom_factor = factor
+        case .focusedOnPoint(let point):
+            self.point = PointJSON(point)
+        case .deviceChanged(let device):
+            self.device = DeviceJSON(device)
+        case .flashModeChanged(let mode):
+            flash_mode = mode.rawValue
+        case .locationChanged(let location):
+            self.location = location.map(LocationJSON.init)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case event, time, name, thumbnail_size, size, sha256, mime, reasons, error, message, zoom_factor, point, device
+        case flash_mode, location, status
+    }
+
+    /// Absent fields are left out, except LocationChanged's location, which is null when lost.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(event, forKey: .event)
+        try c.encode(time, forKey: .time)
+        try c.encodeIfPresent(name, forKey: .name)
+        try c.encodeIfPresent(thumbnail_size, forKey: .thumbnail_size)
+        try c.encodeIfPresent(size, forKey: .size)
+        try c.encodeIfPresent(sha256, forKey: .sha256)
+        try c.encodeIfPresent(mime, forKey: .mime)
+        try c.encodeIfPresent(reasons, forKey: .reasons)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(message, forKey: .message)
+        try c.encodeIfPresent(zoom_factor, forKey: .zoom_factor)
+        try c.encodeIfPresent(point, forKey: .point)
+        try c.encodeIfPresent(device, forKey: .device)
+        try c.encodeIfPresent(flash_mode, forKey: .flash_mode)
+        if event == "LocationChanged" { try c.encode(location, forKey: .location) }
+        try c.encodeIfPresent(status, forKey: .status)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import LensClient
+
+/// `lensctl watch` without --json: "12:00:01.234 CaptureDisabled location".
+enum EventText {
+    static func status(_ capture: LensCaptureStatus, at time: Date) -> String {
+        let state = capture.captureEnabled ? "capture enabled" : "capture disabled: \(Describe.reasons(capture))"
+        return "\(clock(time)) Status \(state); location \(Describe.location(capture.location))"
+    }
+
+    static func event(_ event: LensEvent, at time: Date) -> String {
+        let details = self.details(event)
+        return "\(clock(time)) \(event.signalName)" + (details.isEmpty ? "" : " \(details)")
+    }
+
+    private static func details(_ event: LensEvent) -> String {
+        switch event {
+        case .initialCaptureFinished(let name, let thumbnail): "\(name), thumbnail \(thumbnail.count) bytes"
+        case .photoSigned(let name, let info): "\(name), \(info.size) bytes \(info.mime), sha256 \(info.sha256)"
+        case .captureDisabled(let reasons): reasons.map(\.rawValue).joined(separator: ", ")
+        case .failed(let error), .disconnected(let error): "\(error.name): \(error.message)"
+        case .zoomFactorChanged(let factor): String(format: "%.2f×", factor)
+        case .focusedOnPoint(let point): String(format: "%.3f, %.3f", point.x, point.y)
+        case .deviceChanged(let device): Describe.device(device)
+        case .flashModeChanged(let mode): mode.rawValue
+        case .locationChanged(let location): Describe.location(location)
+        case .captureEnabled, .subjectAreaChanged: ""
+        }
+    }
+
+    private static func clock(_ time: Date) -> String {
+        time.formatted(Date.ISO8601FormatStyle(timeZone: .current).time(includingFractionalSeconds: true))
+    }
+}

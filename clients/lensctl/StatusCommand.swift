@@ -1,0 +1,61 @@
+import Foundation
+import LensClient
+
+/// `lensctl status`: the daemon's state and what a capture would meet now.
+enum StatusCommand: Command {
+    static let name = "status"
+    static let synopsis = "status                 the daemon, its camera and whether capture is possible now"
+    static let help = """
+    usage: lensctl status [--bus ADDRESS] [--json]
+
+    Shows lensd's version, camera, enrollment and certificate expiry, and — for a session of the
+    caller — whether capture is enabled (and why not), the location fix and the current camera.
+    """
+
+    static func run(_ argv: [String]) throws -> ExitCode {
+        let args = try Arguments(argv)
+        _ = try args.positionals(0, "no arguments")
+        let camera = try Connection.camera(args)
+        let (daemon, capture) = try Connection.client { () throws(LensClientError) in (try camera.status(), try camera.captureStatus()) }
+        if args.json {
+            Output.json(StatusJSON(daemon, capture))
+        } else {
+            let expiry = daemon.certificateNotAfter.map { ", certificate valid until \(Output.iso8601($0))" } ?? ""
+            let enabled = capture.captureEnabled ? "enabled" : "disabled (\(Describe.reasons(capture)))"
+            Output.line("""
+                   Version: \(daemon.version)
+                    Camera: \(daemon.cameraPresent ? Describe.device(capture.currentDevice) : "none")
+                Enrollment: \(daemon.enrollmentState)\(expiry)
+                   Capture: \(enabled)
+                  Location: \(Describe.location(capture.location)) (accepting ≤ \(String(format: "%.0f", capture.maximumLocationAccuracy)) m)
+            """)
+        }
+        return .ok
+    }
+}
+
+struct StatusJSON: Encodable {
+    var version: String
+    var camera_present: Bool
+    var enrollment_state: String
+    var certificate_not_after: Date?
+    var capture_enabled: Bool
+    var disabled_reasons: [String]
+    var maximum_location_accuracy_m: Double
+    var camera_mode: String
+    var location: LocationJSON?
+    var current_device: DeviceJSON?
+
+    init(_ daemon: LensStatus, _ capture: LensCaptureStatus) {
+        version = daemon.version
+        camera_present = daemon.cameraPresent
+        enrollment_state = daemon.enrollmentState
+        certificate_not_after = daemon.certificateNotAfter
+        capture_enabled = capture.captureEnabled
+        disabled_reasons = capture.disabledReasons.map(\.rawValue)
+        maximum_location_accuracy_m = capture.maximumLocationAccuracy
+        camera_mode = capture.cameraMode.rawValue
+        location = capture.location.map(LocationJSON.init)
+        current_device = capture.currentDevice.map(DeviceJSON.init)
+    }
+}
