@@ -61,7 +61,7 @@ final class LensService: @unchecked Sendable {
         }
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
-        loop.every(.seconds(15)) { [weak self] in self?.closeIdleSessions() }
+        loop.every(min(.seconds(15), configuration.sessionIdleTimeout / 2)) { [weak self] in self?.closeIdleSessions() }
         // Hot-plug by polling /sys: netlink uevents do not reach containers.
         if configuration.camera != .synthetic && !rig.isEmpty {
             loop.every(.seconds(1)) { [weak self] in self?.checkCameraConnected() }

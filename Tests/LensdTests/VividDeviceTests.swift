@@ -52,6 +52,31 @@ final class VividDeviceTests: LensdTestCase {
         let device = try XCTUnwrap(try c.get(s, "CurrentDevice").vardictValue)
         XCTAssertEqual(device["digitalZoom"]?.boolValue, true)
         XCTAssertEqual(device["hasFlash"]?.boolValue, false)
+        try capture(c, session: s, expecting: (640, 480), savedAs: "vivid-zoom2.jpg")
+    }
+
+    func testADeviceInUseIsBusyAndAnUnreadableOneIsPermissionDenied() throws {
+        let c = try client()
+        let s = try c.openSession()
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/v4l2-ctl")
+        other.arguments = ["-d", "/dev/video0", "--stream-mmap", "--stream-count=1000"]
+        try other.run()
+        defer { other.terminate(); other.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertThrowsError(try c.call(s, "StartCaptureSession")) {
+            XCTAssertEqual(($0 as? BusError)?.shortName, "Busy")
+            XCTAssertTrue(($0 as? BusError)?.message.contains("in use by another program") == true, "\($0)")
+        }
+        other.terminate()
+        other.waitUntilExit()
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: "/dev/video0")
+        XCTAssertThrowsError(try c.call(s, "StartCaptureSession")) {
+            XCTAssertEqual(($0 as? BusError)?.shortName, "CameraPermissionDenied")
+        }
+        try Self.grantDeviceAccess()
+        try c.call(s, "StartCaptureSession")
     }
 
     func testDisconnectFailsTheSessionAndReloadingVividEnablesCaptureAgain() throws {
@@ -72,8 +97,8 @@ final class VividDeviceTests: LensdTestCase {
         try c.waitForSignal("PhotoSigned", path: s, timeout: 60) { $0.arguments.first?.stringValue == name }
     }
 
-    private func capture(_ c: TestClient, expecting size: (Int, Int), savedAs fileName: String) throws {
-        let s = try c.openSession()
+    private func capture(_ c: TestClient, session: String? = nil, expecting size: (Int, Int), savedAs fileName: String) throws {
+        let s = try session ?? c.openSession()
         try c.call(s, "StartCaptureSession")
         let name = try XCTUnwrap(c.call(s, "BeginCapture").first?.stringValue)
         try c.waitForSignal("PhotoSigned", path: s, timeout: 60) { $0.arguments.first?.stringValue == name }

@@ -56,7 +56,7 @@ command -v cpio >/dev/null || missing+=(cpio)
 command -v xz >/dev/null || missing+=(xz-utils)
 [ ${#missing[@]} -eq 0 ] || die "missing packages: ${missing[*]} (run scripts/setup)"
 CACHE=${LENSD_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/lensd-vm}
-mkdir -p "$CACHE"
+mkdir -p "$CACHE" || die "cannot create the cache $CACHE"
 
 # ------------------------------------------------------- kernel + modules
 # Modules needed in the initramfs (dependencies are resolved with modprobe).

@@ -61,7 +61,8 @@ public final class V4L2Camera: Camera {
     public var isConnected: Bool {
         if let stream { return !stream.hasFailed }
         let fd = Glibc.open(description.path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return errno == EBUSY }
+        // Only a missing device counts: EACCES or EBUSY must reach the client as such at open().
+        guard fd >= 0 else { return ![ENODEV, ENOENT, ENXIO].contains(errno) }
         Glibc.close(fd)
         return true
     }
@@ -81,7 +82,10 @@ public final class V4L2Camera: Camera {
                 throw CameraError.failed("\(description.path) delivers neither MJPEG nor RGB24")
             }
             frameRate = try device.setFrameRate(settings.frameRate)
-            controls = try V4L2Controls(probing: device)
+            let controls = try V4L2Controls(probing: device)
+            // A zoom set while closed takes effect now (digital zoom needs nothing here).
+            if zoomFactor > 1 { zoomFactor = try controls.setZoom(zoomFactor, on: device) }
+            self.controls = controls
             stream = try V4L2Stream(device: device)
             self.format = format
             self.device = device

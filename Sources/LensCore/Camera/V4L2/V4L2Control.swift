@@ -7,20 +7,18 @@ public struct V4L2ControlInfo: Sendable, Equatable {
     public var minimum: Int64
     public var maximum: Int64
     public var step: UInt64
-    public var defaultValue: Int64
     /// The driver lists the control but it does nothing on this device.
     public var isDisabled: Bool
     /// Temporarily without effect, e.g. absolute focus while continuous autofocus is on.
     public var isInactive: Bool
     public var isReadOnly: Bool
 
-    public init(id: UInt32, minimum: Int64, maximum: Int64, step: UInt64 = 1, defaultValue: Int64 = 0,
+    public init(id: UInt32, minimum: Int64, maximum: Int64, step: UInt64 = 1,
                 isDisabled: Bool = false, isInactive: Bool = false, isReadOnly: Bool = false) {
         self.id = id
         self.minimum = minimum
         self.maximum = maximum
         self.step = step
-        self.defaultValue = defaultValue
         self.isDisabled = isDisabled
         self.isInactive = isInactive
         self.isReadOnly = isReadOnly

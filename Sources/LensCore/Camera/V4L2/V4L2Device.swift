@@ -97,7 +97,6 @@ public final class V4L2Device: V4L2ControlDevice {
             return nil
         }
         return V4L2ControlInfo(id: id, minimum: query.minimum, maximum: query.maximum, step: query.step,
-                               defaultValue: query.default_value,
                                isDisabled: query.flags & UInt32(V4L2_CTRL_FLAG_DISABLED) != 0,
                                isInactive: query.flags & UInt32(V4L2_CTRL_FLAG_INACTIVE) != 0,
                                isReadOnly: query.flags & UInt32(V4L2_CTRL_FLAG_READ_ONLY) != 0)
@@ -114,9 +113,12 @@ public final class V4L2Device: V4L2ControlDevice {
         try ioctl(CV4L2_VIDIOC_S_CTRL, &control, "VIDIOC_S_CTRL")
     }
 
-    /// "MJPG" for a fourcc, as ListDevices shows formats.
+    /// "MJPG" for a fourcc, as ListDevices shows formats; big-endian variants (the fourcc's
+    /// top bit set) get "-BE", as v4l2-ctl writes them.
     public static func fourccString(_ code: UInt32) -> String {
-        String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: code >> ($0 * 8)) }.filter { $0 != 0x20 }, as: UTF8.self)
+        let bigEndian: UInt32 = 1 << 31  // V4L2_PIX_FMT_FLAG_BE_FOURCC; Debian 12's headers predate it
+        let characters = (0..<4).map { UInt8(truncatingIfNeeded: (code & ~bigEndian) >> ($0 * 8)) }.filter { $0 != 0x20 }
+        return String(decoding: characters, as: UTF8.self) + (code & bigEndian != 0 ? "-BE" : "")
     }
 
     private static func string<T>(_ tuple: T) -> String {

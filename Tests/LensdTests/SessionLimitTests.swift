@@ -1,0 +1,44 @@
+import Foundation
+import LensBus
+import LensTestSupport
+import XCTest
+
+/// Per-user session cap and the idle timeout of persistent sessions.
+final class SessionLimitTests: LensdTestCase {
+    override var daemonArguments: [String] {
+        ["--camera", "synthetic", "--location", "optional", "--gpsd", "none",
+         "--max-sessions-per-user", "3", "--session-idle-timeout", "6"]
+    }
+
+    func testSessionCapPerUser() throws {
+        let c = try client()
+        let sessions = try (0..<3).map { _ in try c.openSession() }
+        XCTAssertThrowsError(try c.openSession()) {
+            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.Busy")
+            XCTAssertTrue(($0 as? BusError)?.message.contains("max-sessions-per-user") == true, "\($0)")
+        }
+        // Another user has a cap of its own.
+        let member = try peer(["open"], as: TestUsers.member)
+        XCTAssertEqual(try member.finish(), 0, "\(member.lines)")
+        try c.call(sessions[0], "Close")
+        _ = try c.openSession()
+    }
+
+    /// A persistent session outlives its connection and ends when left idle; the camera claim
+    /// it held goes with it.
+    func testIdlePersistentSessionEnds() throws {
+        let first = try client()
+        let s = try first.openSession(["persistent": .bool(true)])
+        try first.call(s, "StartCaptureSession")
+        first.bus.close()
+        let c = try client()
+        XCTAssertNotNil(try c.get(s, "CaptureEnabled"), "a persistent session survives its connection")
+        // Idle for 6 s, checked every 3 s: gone within 9 s (a call would count as activity).
+        try c.drain(for: 11)
+        XCTAssertThrowsError(try c.get(s, "CaptureEnabled")) {
+            XCTAssertEqual(($0 as? BusError)?.name, "org.freedesktop.DBus.Error.UnknownObject")
+        }
+        let next = try c.openSession()
+        try c.call(next, "StartCaptureSession")
+    }
+}
