@@ -4,6 +4,7 @@ import Foundation
 let usage = """
 usage: lens-bench sign-jpeg --key KEY --chain CHAIN [--trust-anchor ROOT] [--runs N] FILE
        lens-bench cli [--bus ADDRESS] [--runs N]
+       lens-bench capture [--runs N] [--size WxH]
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
@@ -11,6 +12,7 @@ do {
     switch argv.first {
     case "sign-jpeg": try SignJPEGBench(Array(argv.dropFirst())).run()
     case "cli": try CLIBench(Array(argv.dropFirst())).run()
+    case "capture": try CaptureBench(Array(argv.dropFirst())).run()
     default:
         print(usage)
         exit(2)

@@ -1,0 +1,65 @@
+import C2PA
+import Foundation
+import LensCore
+
+/// `capture`: the daemon's photo pipeline in-process on the synthetic camera — frame taken →
+/// thumbnail ready (InitialCaptureFinished) and → signed and stored (PhotoSigned) — with the
+/// state directory on tmpfs. fsync is timed on its own, since on a real disk it dominates.
+struct CaptureBench {
+    var runs = 21
+    var size = (width: 1920, height: 1080)
+
+    init(_ argv: [String]) throws {
+        var rest = argv[...]
+        while let arg = rest.popFirst() {
+            switch arg {
+            case "--runs": runs = Int(rest.popFirst() ?? "") ?? 0
+            case "--size":
+                let parts = (rest.popFirst() ?? "").split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2 else { throw BenchError("--size WIDTHxHEIGHT") }
+                size = (parts[0], parts[1])
+            default: throw BenchError("usage: \(usage)")
+            }
+        }
+        guard runs >= 1 else { throw BenchError("--runs must be at least 1") }
+    }
+
+    func run() throws {
+        let dir = try Measure.tmpfsDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let identity = DeviceIdentity.load(IdentityConfiguration(stateDirectory: dir, deviceName: "lens-bench"))
+        guard let signer = identity.signer else { throw BenchError("no identity: \(identity.problem ?? "?")") }
+        let store = try ResultStore(directory: dir.appendingPathComponent("results"), minimumFreeBytes: 0)
+        let signing = PhotoSigning(signer: signer, generator: ClaimGeneratorInfo(name: "lens-bench", version: "0"))
+        let camera = SyntheticCamera(width: size.width, height: size.height)
+        try camera.open()
+        defer { camera.close() }
+
+        var toThumbnail: [Double] = [], toSigned: [Double] = [], fsyncs: [Double] = []
+        for _ in 0..<runs {
+            let photo = try camera.capturePhoto()
+            let thumbnailReady = Date()
+            let signed = try signing.sign(photo, location: nil)
+            _ = try store.store(parts: [signed], name: UUID().uuidString.lowercased(), uid: getuid(), mime: "image/jpeg",
+                                fileExtension: "jpg")
+            let stored = Date()
+            toThumbnail.append(thumbnailReady.timeIntervalSince(photo.captureTime) * 1000)
+            toSigned.append(stored.timeIntervalSince(photo.captureTime) * 1000)
+            fsyncs.append(try Self.fsyncTime(bytes: signed, in: dir))
+        }
+        print("synthetic camera \(size.width)x\(size.height), \(runs) photos, state dir on tmpfs")
+        print(String(format: "frame → thumbnail (InitialCaptureFinished)  median %7.2f ms  (target ≤ 30)", Measure.median(toThumbnail)))
+        print(String(format: "frame → signed and stored (PhotoSigned)    median %7.2f ms  (target ≤ 60)", Measure.median(toSigned)))
+        print(String(format: "of which fsync of the photo                median %7.2f ms", Measure.median(fsyncs)))
+    }
+
+    /// Writing the same bytes, then timing fsync alone.
+    private static func fsyncTime(bytes: [UInt8], in dir: URL) throws -> Double {
+        let path = dir.appendingPathComponent("fsync-probe").path
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw BenchError("open \(path)") }
+        defer { close(fd); unlink(path) }
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        return try Measure.times(runs: 1) { _ = fsync(fd) }[0]
+    }
+}
