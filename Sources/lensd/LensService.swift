@@ -14,7 +14,7 @@ final class LensService: @unchecked Sendable {
     let identity: DeviceIdentity
     let store: ResultStore
     let rig: CameraRig
-    private let signingWorker = SerialWorker(name: "lensd-signing")
+    let signingWorker = SerialWorker(name: "lensd-signing")
     private var location: GPSDLocationProvider?
 
     /// Per camera, the last state its thread reported.
@@ -208,134 +208,14 @@ final class LensService: @unchecked Sendable {
         for session in sessions.values { session.locationChanged(conditions.locationFix) }
     }
 
-    // MARK: The photo flow
-
-    /// BeginCapture: frame on the camera thread → InitialCaptureFinished → signing thread →
-    /// stored → PhotoSigned. Failures end in the Failed signal.
-    func capturePhoto(name: String, for session: Session) {
-        let uid = session.uid
-        rig.run(on: currentCamera, { try $0.capturePhoto() }) { [weak self] result, state in
-            self?.loop.post { [weak self] in self?.photoCaptured(name: name, uid: uid, session: session, result: result, state: state) }
-        }
+    /// Records what a camera thread reported about camera `index`.
+    func record(_ state: CameraState, forCamera index: Int) {
+        cameraStates[index] = state
     }
 
-    private func photoCaptured(name: String, uid: UInt32, session: Session, result: Result<CapturedPhoto, Error>,
-                               state: CameraState) {
-        cameraStates[currentCamera] = state
-        let photo: CapturedPhoto
-        switch result {
-        case .success(let p): photo = p
-        case .failure(let error):
-            session.failed(LensError.from(error))
-            return
-        }
-        session.emit("InitialCaptureFinished", [.string(name), .bytes(photo.thumbnail)])
-        let fix = conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
-        if configuration.locationPolicy == .required && fix == nil {
-            session.failed(.captureDisabled("the location fix was lost before the photo could be signed"))
-            return
-        }
-        guard let signer = identity.signer else {
-            session.failed(.enrollment(identity.problem ?? "the device has no usable identity"))
-            return
-        }
-        let signing = PhotoSigning(signer: signer, generator: Self.generator,
-                                   includeThumbnail: configuration.includeThumbnail)
-        let store = store
-        signingWorker.submit { [weak self] in
-            let stored = Result { () throws -> StoredResult in
-                let signed: [UInt8]
-                do { signed = try signing.sign(photo, location: fix) } catch {
-                    throw LensError.imageSigningFailed("signing failed: \(error)")
-                }
-                return try store.store(parts: [signed], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg")
-            }
-            self?.loop.post { [weak self] in self?.photoStored(name: name, session: session, result: stored) }
-        }
-    }
-
-    private func photoStored(name: String, session: Session, result: Result<StoredResult, Error>) {
-        switch result {
-        case .success(let stored):
-            Log.info("photo \(name) signed and stored for \(Authorizer.userName(stored.uid)) (\(stored.size) bytes)")
-            session.emit("PhotoSigned", [.string(name), Wire.result(stored)])
-            if store.isLowOnSpace != conditions.storageLow { refreshConditions() }
-        case .failure(let error):
-            Log.error("photo \(name) failed: \(error)")
-            session.failed(LensError.from(error))
-        }
-    }
-
-    static let generator = ClaimGeneratorInfo(name: "lensd", version: LensdVersion.string, operatingSystem: "Linux")
-
-    // MARK: Camera controls
-
-    /// Runs a control on the camera thread and answers the call when it is done.
-    func control<T: Sendable>(_ body: @escaping @Sendable (any Camera) throws -> T,
-                              reply: DeferredReply, then: @escaping (T) -> [BusValue]) {
-        let index = currentCamera
-        let then = LoopBound(then)
-        rig.run(on: index, body) { [weak self] result, state in
-            self?.loop.post { [weak self] in
-                guard let self else { return }
-                self.cameraStates[index] = state
-                switch result {
-                case .success(let value): reply.reply(then.value(value))
-                case .failure(let error): reply.fail(LensError.from(error).busError)
-                }
-            }
-        }
-    }
-
-    var currentState: CameraState? { cameraStates.indices.contains(currentCamera) ? cameraStates[currentCamera] : nil }
-
-    /// ChangeCamera: the next camera in the list; the claim moves with it.
-    func switchCamera(reply: DeferredReply, then: @escaping (CameraState) -> Void) {
-        guard cameraStates.count > 1 else {
-            reply.fail(LensError.unsupported("there is only one camera").busError)
-            return
-        }
-        let old = currentCamera, new = (currentCamera + 1) % cameraStates.count
-        let then = LoopBound(then)
-        rig.run(on: old, { $0.close() }) { _, _ in }
-        rig.run(on: new, { try $0.open() }) { [weak self] result, state in
-            self?.loop.post { [weak self] in
-                guard let self else { return }
-                if case .failure(let error) = result {
-                    reply.fail(LensError.from(error).busError)
-                    self.rig.run(on: old, { try $0.open() }) { _, _ in }
-                    return
-                }
-                self.currentCamera = new
-                self.cameraStates[new] = state
-                reply.reply([Wire.device(state)])
-                then.value(state)
-            }
-        }
-    }
-
-    /// StartCaptureSession: the claim, then the device opened on its thread.
-    func start(_ session: Session, reply: DeferredReply) {
-        do { try claim(for: session) } catch {
-            reply.fail(LensError.from(error).busError)
-            return
-        }
-        rig.run(on: currentCamera, { try $0.open() }) { [weak self] result, state in
-            self?.loop.post { [weak self] in
-                guard let self else { return }
-                self.cameraStates[self.currentCamera] = state
-                switch result {
-                case .success:
-                    reply.reply([])
-                    self.rig.run(on: self.currentCamera, { $0.streamSummary }) { summary, _ in
-                        if case .success(let summary?) = summary { Log.info("camera: \(state.description.path) streams \(summary)") }
-                    }
-                case .failure(let error):
-                    self.claimHolder = nil
-                    reply.fail(LensError.from(error).busError)
-                }
-            }
-        }
+    /// Makes camera `index` the current one (ChangeCamera).
+    func select(camera index: Int) {
+        currentCamera = index
     }
 }
 

@@ -112,7 +112,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
 
     private func startCaptureSession(_ call: MethodCall) -> MethodResult {
         let reply = DeferredReply(for: call)
-        service.start(self, reply: reply)
+        service.startCapture(for: self, reply: reply)
         return .deferred(reply)
     }
 
