@@ -129,3 +129,21 @@ final class ServiceNotificationTests: LensdTestCase {
         XCTAssertGreaterThanOrEqual(messages.filter { $0.contains("WATCHDOG=1") }.count, 2, "\(messages)")
     }
 }
+
+/// A key that disappears is never silently replaced: capture stays disabled for enrollment.
+final class EnrollmentMissingTests: LensdTestCase {
+    func testMissingKeyDisablesCaptureAndNoNewIdentityIsMade() throws {
+        let identity = daemon.stateDirectory.appendingPathComponent("identity")
+        let certificate = try Data(contentsOf: identity.appendingPathComponent("device.pem"))
+        daemon.stop()
+        try FileManager.default.removeItem(at: identity.appendingPathComponent("device.key"))
+        try restartDaemon()
+        let c = try client()
+        let s = try c.openSession()
+        XCTAssertEqual(try c.get(TestClient.managerPath, "EnrollmentState", interface: TestClient.manager).stringValue, "missing")
+        XCTAssertEqual(try c.get(s, "DisabledReasons").stringArrayValue, ["enrollment"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: identity.appendingPathComponent("device.key").path))
+        XCTAssertEqual(try Data(contentsOf: identity.appendingPathComponent("device.pem")), certificate)
+        XCTAssertTrue(daemon.log.contains("capture disabled (enrollment)"), daemon.log)
+    }
+}
