@@ -8,9 +8,10 @@ import XCTest
 /// the second camera is /dev/video2. Signed photos go to $LENSD_VM_OUT for c2pa-python on the
 /// host (no Python in the VM).
 final class VividDeviceTests: LensdTestCase {
+    var camera = "auto"
     var captureSize = "640x480"
     override var daemonArguments: [String] {
-        ["--camera", "auto", "--allow-virtual-devices", "true", "--capture-size", captureSize,
+        ["--camera", camera, "--allow-virtual-devices", "true", "--capture-size", captureSize,
          "--location", "optional", "--gpsd", "none"]
     }
 
@@ -95,6 +96,34 @@ final class VividDeviceTests: LensdTestCase {
         try c.call(s, "StartCaptureSession")
         let name = try XCTUnwrap(c.call(s, "BeginCapture").first?.stringValue)
         try c.waitForSignal("PhotoSigned", path: s, timeout: 60) { $0.arguments.first?.stringValue == name }
+    }
+
+    /// v4l2loopback offers only MJPG here: lensd must sign the fed JPEG untouched (the host
+    /// compares it byte for byte once the C2PA segments are taken out), and zoom by cropping it
+    /// losslessly (a 2× photo is half the size; the host compares its pixels with the source's).
+    func testLoopbackMJPEGIsSignedAsFed() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let node = try XCTUnwrap(environment["LENSD_VM_LOOPBACK"]), out = try XCTUnwrap(environment["LENSD_VM_OUT"])
+        let feeder = Process()
+        feeder.executableURL = URL(fileURLWithPath: try XCTUnwrap(environment["VIVID_VM_LOOPBACK_WRITER"]))
+        feeder.arguments = [node, out + "/loopback-source.jpg", "640x480"]
+        try feeder.run()
+        defer { feeder.terminate(); feeder.waitUntilExit() }
+        // With exclusive_caps=1 the node is a capture device only once the feeder has written.
+        Thread.sleep(forTimeInterval: 0.5)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: node)
+        camera = node
+        try restartDaemon()
+
+        let c = try client()
+        let devices = try XCTUnwrap(c.callManager("ListDevices").first?.arrayValue).compactMap(\.vardictValue)
+        XCTAssertEqual(devices.compactMap { $0["path"]?.stringValue }, [node])
+        XCTAssertEqual(devices.first?["driver"]?.stringValue, "v4l2 loopback")
+        let s = try c.openSession()
+        try capture(c, session: s, expecting: (640, 480), savedAs: "loopback.jpg")
+        XCTAssertTrue(daemon.log.contains("\(node) streams 640x480 MJPG"), daemon.log)
+        XCTAssertEqual(try c.call(s, "SetZoomFactor", [.double(2)]).first?.doubleValue, 2)
+        try capture(c, session: s, expecting: (320, 240), savedAs: "loopback-zoom2.jpg")
     }
 
     private func capture(_ c: TestClient, session: String? = nil, expecting size: (Int, Int), savedAs fileName: String) throws {

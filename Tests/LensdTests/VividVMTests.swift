@@ -1,4 +1,5 @@
 import Foundation
+import LensCrypto
 import LensTestSupport
 import XCTest
 
@@ -19,14 +20,18 @@ final class VividVMTests: XCTestCase {
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: out.url.path)
         let script = TestTools.repoRoot.appendingPathComponent("scripts/vm/run-in-vivid-vm.sh").path
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        // The JPEG that VividDeviceTests feeds through v4l2loopback and expects back signed.
+        let source = try TestJPEG.make(at: out.file("loopback-source.jpg"), width: 640, height: 480, seed: 7)
         let started = Date()
-        let result = try runProcess([script, "--timeout", "180", "--rw", out.url.path, "--env", "LENSD_VM_OUT=\(out.url.path)",
+        let result = try runProcess([script, "--timeout", "180", "--rw", out.url.path,
+                                     "--loopback", "video_nr=\(Self.loopbackNumber) card_label=lensd-loopback exclusive_caps=1",
+                                     "--env", "LENSD_VM_OUT=\(out.url.path)", "--env", "LENSD_VM_LOOPBACK=/dev/video\(Self.loopbackNumber)",
                                      "--", bundle, "LensdTests.VividDeviceTests"])
         let output = String(decoding: result.stdout, as: UTF8.self) + String(decoding: result.stderr, as: UTF8.self)
         print("vivid VM phase: \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         if result.status == 125 { try unavailable(String(output.suffix(2000))) }
         XCTAssertEqual(result.status, 0, output)
-        XCTAssertTrue(output.contains("Executed 4 tests, with 0 failures"), output)
+        XCTAssertTrue(output.contains("Executed 5 tests, with 0 failures"), output)
         XCTAssertFalse(output.contains("skipped"), output)
 
         for name in ["640x480", "1280x720", "zoom2"] {
@@ -47,6 +52,54 @@ final class VividVMTests: XCTestCase {
             XCTAssertEqual(metadata?["exif:DigitalZoomRatio"]?.string, zoomed ? "200/100" : nil, name)
             if !zoomed { try assertVividColourBars(photo) }
         }
+        let loopbackPhoto = out.file("loopback.jpg")
+        if FileManager.default.fileExists(atPath: loopbackPhoto.path) {
+            try assertSignedAsFed(loopbackPhoto, anchor: out.file("anchor-loopback.jpg.pem"), source: source)
+        } else {
+            XCTFail("the VM brought back no loopback.jpg")
+        }
+        let zoomedPhoto = out.file("loopback-zoom2.jpg")
+        if FileManager.default.fileExists(atPath: zoomedPhoto.path) {
+            try assertLosslessCrop(zoomedPhoto, anchor: out.file("anchor-loopback-zoom2.jpg.pem"), source: source)
+        } else {
+            XCTFail("the VM brought back no loopback-zoom2.jpg")
+        }
+    }
+
+    /// Clear of vivid's nodes (0-2, and again after it is reloaded).
+    private static let loopbackNumber = 10
+
+    /// The loopback's MJPEG went through lensd untouched: only C2PA's APP11 segments were added,
+    /// so the data hash (which excludes them) is the source's SHA-256.
+    private func assertSignedAsFed(_ photo: URL, anchor: URL, source: URL) throws {
+        let verdict = try ReferenceValidator.assertTrusted(photo, anchors: [anchor])
+        let metadata = verdict.metadata["c2pa.metadata"]
+        XCTAssertEqual(metadata?["tiff:Make"]?.string, "v4l2 loopback")
+        XCTAssertEqual(metadata?["tiff:Model"]?.string, "lensd-loopback")
+        let fed = try [UInt8](Data(contentsOf: source)), signed = try [UInt8](Data(contentsOf: photo))
+        let withoutC2PA = try JPEGSegments.removingAPP11(signed)
+        XCTAssertTrue(withoutC2PA == fed, "signed minus APP11: \(withoutC2PA.count) bytes, fed: \(fed.count) bytes, not identical")
+        let dataHash = verdict.hardBinding.first { $0.key.hasPrefix("c2pa.hash.data") }?.value["hash"]?.string
+        XCTAssertEqual(dataHash, Digest.hash(fed).map { String(format: "%02x", $0) }.joined())
+    }
+
+    /// The 2× photo of the loopback is the source's centre 320×240, cut out of the JPEG without
+    /// re-encoding: its pixels are the source's exactly. The cut starts on a 16×16 MCU (the
+    /// source is 4:2:0), so at (160, 112) rather than the exact centre (160, 120). A one-pixel
+    /// margin is left out: chroma upsampling there sees different neighbours.
+    private func assertLosslessCrop(_ photo: URL, anchor: URL, source: URL) throws {
+        let verdict = try ReferenceValidator.assertTrusted(photo, anchors: [anchor])
+        XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["exif:DigitalZoomRatio"]?.string, "200/100")
+        let compare = """
+        import sys; from PIL import Image, ImageChops
+        crop = Image.open(sys.argv[1]).convert("RGB"); src = Image.open(sys.argv[2]).convert("RGB")
+        w, h = crop.size; region = src.crop((160, 112, 160 + w, 112 + h))
+        diff = ImageChops.difference(crop, region).crop((1, 1, w - 1, h - 1))
+        print(w, h, max(high for low, high in diff.getextrema()))
+        """
+        let result = try runProcess([try TestTools.python(), "-c", compare, photo.path, source.path])
+        XCTAssertEqual(String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
+                       "320 240 0", String(decoding: result.stderr, as: UTF8.self))
     }
 
     /// vivid's default pattern: eight vertical 75 % colour bars, white to black (the synthetic

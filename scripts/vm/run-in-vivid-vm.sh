@@ -10,6 +10,10 @@
 #                     node, so the second camera is /dev/video2)
 #   --rw DIR          mount host DIR read-write at the same path (repeatable)
 #   --env NAME=VALUE  set a variable inside the VM (repeatable)
+#   --loopback OPTS   also load v4l2loopback with OPTS (e.g. "video_nr=10 exclusive_caps=1"),
+#                     built once per kernel from Debian's v4l2loopback-dkms source against
+#                     linux-headers-<the VM kernel> (installed on first use), and provide
+#                     $VIVID_VM_LOOPBACK_WRITER (loopback-writer.c, built on the host)
 #   --mem MB (1024)   --smp N (1)   --timeout SEC (600 -> exit 124)
 #   --setup-only      build the cached kernel and initramfs, then exit
 #   -v, --verbose     timings and the guest console on stderr
@@ -17,8 +21,10 @@
 # no kernel package, qemu failure) - callers may skip on 125.
 # Inside: $VIVID_VM=1, $VIVID_VM_OPTS, vivid.ko at $VIVID_VM_KO (reload it with
 # `busybox rmmod vivid; busybox insmod "$VIVID_VM_KO" $VIVID_VM_OPTS`), no udev, no D-Bus
-# daemon, nodes root-only. Needs root and qemu-system-x86 busybox-static kmod cpio xz-utils
-# (scripts/setup installs them). Cache: $LENSD_VM_CACHE (default ~/.cache/lensd-vm).
+# daemon, nodes root-only; with --loopback, v4l2loopback loaded after vivid and
+# $VIVID_VM_LOOPBACK_WRITER (usage in loopback-writer.c). Needs root and qemu-system-x86
+# busybox-static kmod cpio xz-utils, and for --loopback make and gcc (scripts/setup installs
+# them all). Cache: $LENSD_VM_CACHE (default ~/.cache/lensd-vm).
 set -euo pipefail
 
 die() { echo "run-in-vivid-vm: $*" >&2; exit 125; }
@@ -26,18 +32,19 @@ vlog() { [ "$VERBOSE" = 1 ] && echo "run-in-vivid-vm: [$(date +%T.%N | cut -c1-1
 
 VIVID_OPTS="n_devs=2 node_types=0x20001,0x1 num_inputs=1,1 input_types=0x0,0x0"
 RW_DIRS=(); ENVS=(); MEM=1024; SMP=1; TIMEOUT=600
-SETUP_ONLY=0; VERBOSE=0
+SETUP_ONLY=0; VERBOSE=0; LOOPBACK=0; LOOPBACK_OPTS=
 while [ $# -gt 0 ]; do
   case "$1" in
     --vivid-opts) VIVID_OPTS=$2; shift 2 ;;
     --rw) RW_DIRS+=("$(realpath -e "$2")") || die "no such dir: $2"; shift 2 ;;
     --env) ENVS+=("$2"); shift 2 ;;
+    --loopback) LOOPBACK=1; LOOPBACK_OPTS=$2; shift 2 ;;
     --mem) MEM=$2; shift 2 ;;
     --smp) SMP=$2; shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
     --setup-only) SETUP_ONLY=1; shift ;;
     -v|--verbose) VERBOSE=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     --) shift; break ;;
     -*) die "unknown option $1" ;;
     *) break ;;
@@ -109,6 +116,10 @@ O9=trans=virtio,version=9p2000.L,msize=512000
 mount -t 9p -o $O9 vmrun /vmrun || fail "mount vmrun"
 . /vmrun/config
 insmod /modules/vivid.ko $VIVID_OPTS || fail "insmod vivid $VIVID_OPTS"
+# After vivid, so that vivid keeps the low node numbers its tests expect.
+if [ "${LOOPBACK:-0}" = 1 ]; then
+  insmod /vmrun/v4l2loopback.ko $LOOPBACK_OPTS || fail "insmod v4l2loopback $LOOPBACK_OPTS"
+fi
 # host / (read-only 9p) + tmpfs upper layer = writable root whose changes are discarded
 mount -t 9p -o $O9,ro,cache=loose hostroot /lower || fail "mount hostroot"
 mount -t tmpfs -o mode=755 tmpfs /upper; mkdir -p /upper/u /upper/w
@@ -151,6 +162,28 @@ build_initrd() {  # $1 = kernel dir -> $1/initrd-<hash>.img
   rm -f "$kd"/initrd-*.img; mv "$tmp.img" "$out"; rm -rf "$tmp"; echo "$out"
 }
 
+# v4l2loopback is not in Debian's kernel: build it from the dkms package's source with the
+# headers of exactly the VM's kernel (a module built for another version will not load).
+# The headers (~90 MB) are installed here, on first use, rather than by scripts/setup.
+build_loopback() {  # $1 = kernel dir -> $1/v4l2loopback.ko
+  local kd=$1 kver tmp src; kver=$(cat "$kd/kver")
+  [ -s "$kd/v4l2loopback.ko" ] && return 0
+  command -v make >/dev/null && command -v gcc >/dev/null || die "building v4l2loopback needs make and gcc"
+  if [ ! -d "/usr/src/linux-headers-$kver" ]; then
+    vlog "installing linux-headers-$kver"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "linux-headers-$kver" \
+      </dev/null >&2 || die "cannot install linux-headers-$kver"
+  fi
+  tmp=$(mktemp -d "$CACHE/tmp.XXXXXX")
+  vlog "building v4l2loopback for $kver"
+  ( cd "$tmp" && apt-get download -qq v4l2loopback-dkms 2>/dev/null ) && dpkg-deb -x "$tmp"/*.deb "$tmp/x" \
+    || { rm -rf "$tmp"; die "cannot fetch v4l2loopback-dkms"; }
+  src=$(ls -d "$tmp"/x/usr/src/v4l2loopback-*)
+  make -s -C "/usr/src/linux-headers-$kver" M="$src" modules >&2 \
+    || { rm -rf "$tmp"; die "building v4l2loopback failed"; }
+  cp "$src/v4l2loopback.ko" "$kd/v4l2loopback.ko"; rm -rf "$tmp"
+}
+
 exec 9>"$CACHE/.lock"; flock 9
 if [ -n "${VIVID_VM_KERNEL_PKG:-}" ]; then KPKG=$VIVID_VM_KERNEL_PKG
 elif [ -s "$CACHE/kernel-pkg" ]; then KPKG=$(cat "$CACHE/kernel-pkg")
@@ -161,6 +194,7 @@ else
 fi
 build_kernel "$KPKG"; echo "$KPKG" > "$CACHE/kernel-pkg"
 KDIR="$CACHE/k-$KPKG"; INITRD=$(build_initrd "$KDIR")
+if [ "$LOOPBACK" = 1 ]; then build_loopback "$KDIR"; fi
 flock -u 9
 vlog "cache ready: $KDIR ($(cat "$KDIR/kver"))"
 [ "$SETUP_ONLY" = 1 ] && exit 0
@@ -175,6 +209,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$RUN/share"
+if [ "$LOOPBACK" = 1 ]; then
+  cp "$KDIR/v4l2loopback.ko" "$RUN/share/"
+  # Built per run (a fraction of a second): no compiler in the VM, no stale cached copy.
+  gcc -O2 -Wall -o "$RUN/share/loopback-writer" "$(dirname "$(realpath "$0")")/loopback-writer.c" \
+    || die "building loopback-writer failed"
+fi
 q() { printf "'%s'" "$(printf %s "$1" | sed "s/'/'\\\\''/g")"; }
 
 CWD=$(pwd -P)
@@ -182,11 +222,13 @@ CWD=$(pwd -P)
 {
   echo "VIVID_OPTS=$(q "$VIVID_OPTS")"
   echo "N_RW=${#RW_DIRS[@]}"
+  echo "LOOPBACK=$LOOPBACK LOOPBACK_OPTS=$(q "$LOOPBACK_OPTS")"
   for i in "${!RW_DIRS[@]}"; do echo "RW_$i=$(q "${RW_DIRS[$i]}")"; done
 } > "$RUN/share/config"
 {
   echo 'export VIVID_VM=1 VIVID_VM_KO=/run/vivid-vm-modules/vivid.ko'
   echo "export VIVID_VM_OPTS=$(q "$VIVID_OPTS")"
+  if [ "$LOOPBACK" = 1 ]; then echo 'export VIVID_VM_LOOPBACK_WRITER=/run/vivid-vm/loopback-writer'; fi
   for v in PATH HOME USER LANG LC_ALL TZ TERM; do
     [ -n "${!v:-}" ] && echo "export $v=$(q "${!v}")"
   done

@@ -5,7 +5,8 @@ import Glibc
 /// A V4L2 capture device (see V4L2Discovery). Streams while open, so a photo is the next frame.
 /// MJPEG at the requested size is preferred and the camera's JPEG is kept as it is (trimmed at
 /// EOI); otherwise frames come as RGB24 (libv4l2 converts) and are encoded here. Zoom is the
-/// device's when it has it, else a centre crop; V4L2 video nodes have no flash.
+/// device's when it has it, else a centre crop: of the JPEG itself, losslessly (the photo is
+/// then smaller), or of raw frames before encoding. V4L2 video nodes have no flash.
 public final class V4L2Camera: Camera {
     public struct Settings: Sendable {
         public var width: Int
@@ -110,7 +111,7 @@ public final class V4L2Camera: Camera {
             let captureTime = Date()
             defer { try? stream.requeue(frame.index) }
             let photo = try encode(frame.bytes, format: format)
-            return CapturedPhoto(jpeg: photo.jpeg, thumbnail: photo.thumbnail, width: format.width, height: format.height,
+            return CapturedPhoto(jpeg: photo.jpeg, thumbnail: photo.thumbnail, width: photo.width, height: photo.height,
                                  captureTime: captureTime, make: description.driver, model: description.name,
                                  isSynthetic: false, digitalZoomRatio: digitalZoomRatio, frameNumber: UInt64(frame.sequence))
         } catch let error as V4L2Errno {
@@ -155,22 +156,23 @@ public final class V4L2Camera: Camera {
         format.pixelFormat == CV4L2_PIX_FMT_MJPEG || format.pixelFormat == CV4L2_PIX_FMT_JPEG
     }
 
-    private func encode(_ bytes: UnsafeRawBufferPointer, format: V4L2Device.Format) throws -> (jpeg: [UInt8], thumbnail: [UInt8]) {
+    private func encode(_ bytes: UnsafeRawBufferPointer, format: V4L2Device.Format) throws
+        -> (jpeg: [UInt8], thumbnail: [UInt8], width: Int, height: Int) {
         let factor = digitalZoomRatio ?? 1
         if isJPEG(format) {
-            let jpeg = try JPEGFrame.trimmed(bytes)
-            guard factor > 1 else {
-                return (jpeg, try JPEGCodec.thumbnail(fromJPEG: jpeg, maxSide: CapturedPhoto.thumbnailMaxSide,
-                                                      quality: CapturedPhoto.thumbnailQuality))
-            }
-            let decoded = try JPEGCodec.decodeRGB(jpeg)
-            return try decoded.rgb.withUnsafeBytes { try encodeRGB($0, width: decoded.width, height: decoded.height, zoom: factor) }
+            var jpeg = try JPEGFrame.trimmed(bytes), width = format.width, height = format.height
+            // Re-encoding would lose quality and sign pixels the camera never produced.
+            if factor > 1 { (jpeg, width, height) = try JPEGCodec.losslessCentreCrop(jpeg, factor: factor) }
+            let thumbnail = try JPEGCodec.thumbnail(fromJPEG: jpeg, maxSide: CapturedPhoto.thumbnailMaxSide,
+                                                    quality: CapturedPhoto.thumbnailQuality)
+            return (jpeg, thumbnail, width, height)
         }
         let rowBytes = format.width * 3
         guard format.bytesPerLine == rowBytes, bytes.count >= rowBytes * format.height else {
             throw ImagingError("frame of \(bytes.count) bytes (\(format.bytesPerLine) per line) is not \(format.width)×\(format.height) RGB24")
         }
-        return try encodeRGB(bytes, width: format.width, height: format.height, zoom: factor)
+        let encoded = try encodeRGB(bytes, width: format.width, height: format.height, zoom: factor)
+        return (encoded.jpeg, encoded.thumbnail, format.width, format.height)
     }
 
     private func encodeRGB(_ rgb: UnsafeRawBufferPointer, width: Int, height: Int, zoom: Double) throws -> (jpeg: [UInt8], thumbnail: [UInt8]) {
