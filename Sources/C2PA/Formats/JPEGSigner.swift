@@ -43,7 +43,8 @@ public struct JPEGSigner: Sendable {
         let input = try POSIXFile(path: inputPath, flags: O_RDONLY)
         let output = try POSIXFile(path: outputPath, flags: O_WRONLY | O_CREAT | O_TRUNC)
         let hasher = Hasher(.sha256)
-        let (header, insertion) = try readHeader(input, chunk: max(bufferSize, 4096))
+        // Headers are small: read them in small pieces, so the bulk goes through the pipeline.
+        let (header, insertion) = try readHeader(input, chunk: 64 << 10)
         let plan = try layout(insertionAt: insertion)
         try header.withUnsafeBytes { raw in
             hasher.update(raw)
