@@ -19,8 +19,8 @@ enum BusContract {
         ],
         properties: [
             P(name: "Version", signature: "s", writable: false, emitsChange: .const),
-            // Constant until cameras can come and go (hot-plug arrives with V4L2 support).
-            P(name: "CameraPresent", signature: "b", writable: false, emitsChange: .const),
+            // Cameras come and go (hot-plug): changes are broadcast.
+            P(name: "CameraPresent", signature: "b", writable: false, emitsChange: .yes),
             P(name: "EnrollmentState", signature: "s", writable: false, emitsChange: .yes),
             P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .const),
         ],

@@ -50,7 +50,7 @@ enum Daemon {
         let loop = try EventLoop()
         let bus = try BusConnection(configuration.bus, loop: loop, description: "lensd")
         let service = LensService(configuration: configuration, loop: loop, bus: bus, identity: identity, store: store,
-                                  cameras: cameras(for: configuration))
+                                  cameras: CameraCatalog.cameras(for: configuration))
         let manager = Manager(service: service)
         let registration = try bus.export(manager, at: BusContract.managerPath)
         try bus.requestName(BusContract.busName)
@@ -70,40 +70,5 @@ enum Daemon {
         registration.cancel()
         bus.close()
         return code
-    }
-
-    /// The synthetic camera only when asked for by name, never as a fallback.
-    private static func cameras(for configuration: Configuration) -> [any Camera] {
-        switch configuration.camera {
-        case .synthetic:
-            let (width, height) = configuration.syntheticSize
-            Log.info("camera: synthetic test pattern \(width)x\(height) (photos say algorithmicMedia)")
-            return [CameraPosition.back, .front].map {
-                SyntheticCamera(width: width, height: height, quality: configuration.jpegQuality, position: $0)
-            }
-        case .auto:
-            return v4l2Cameras(configuration) { _ in true }
-        case .device(let path):
-            return v4l2Cameras(configuration) { $0.path == path }
-        }
-    }
-
-    /// Real devices from /sys; virtual drivers only when allowed. None: capture stays disabled.
-    private static func v4l2Cameras(_ configuration: Configuration, _ wanted: (CameraDescription) -> Bool) -> [any Camera] {
-        let found = V4L2Discovery.cameras(configuredPositions: configuration.cameraPositions) { path, problem in
-            Log.warning("camera: skipping \(path): \(problem)")
-        }
-        let usable = found.filter(wanted).filter { device in
-            guard device.isVirtual, !configuration.allowVirtualDevices else { return true }
-            Log.warning("camera: refusing \(device.path) (\(device.driver) is a virtual driver; set allow-virtual-devices for tests)")
-            return false
-        }
-        if usable.isEmpty { Log.warning("capture disabled (camera): no supported camera found") }
-        let settings = V4L2Camera.Settings(width: configuration.captureSize.width, height: configuration.captureSize.height,
-                                           frameRate: V4L2Camera.defaultFrameRate, quality: configuration.jpegQuality)
-        return usable.map { device in
-            Log.info("camera: \(device.path) \(device.driver) \"\(device.name)\" \(device.busInfo) \(device.position.rawValue) [\(device.formats.joined(separator: " "))]")
-            return V4L2Camera(device, settings: settings)
-        }
     }
 }

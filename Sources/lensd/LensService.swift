@@ -13,7 +13,8 @@ final class LensService: @unchecked Sendable {
     let authorizer: Authorizer
     let identity: DeviceIdentity
     let store: ResultStore
-    let rig: CameraRig
+    /// Replaced when hot-plug finds new cameras, only while no session holds the camera.
+    private(set) var rig: CameraRig
     let signingWorker = SerialWorker(name: "lensd-signing")
     private var location: GPSDLocationProvider?
 
@@ -30,6 +31,8 @@ final class LensService: @unchecked Sendable {
     private var lastLocationBroadcast = ContinuousClock.now - .seconds(10)
     /// The current camera's device node exists (always true for the synthetic camera).
     private var cameraConnected = true
+    /// The /sys device nodes hot-plug polling last looked at.
+    private var knownNodes: [String] = []
 
     init(configuration: Configuration, loop: EventLoop, bus: BusConnection, identity: DeviceIdentity,
          store: ResultStore, cameras: [any Camera]) {
@@ -63,23 +66,56 @@ final class LensService: @unchecked Sendable {
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
         loop.every(min(.seconds(15), configuration.sessionIdleTimeout / 2)) { [weak self] in self?.closeIdleSessions() }
         // Hot-plug by polling /sys: netlink uevents do not reach containers.
-        if configuration.camera != .synthetic && !rig.isEmpty {
+        if configuration.camera != .synthetic {
+            knownNodes = V4L2Discovery.nodePaths()
             loop.every(.seconds(1)) { [weak self] in self?.checkCameraConnected() }
+            loop.every(.seconds(2)) { [weak self] in self?.discoverCameras() }
         }
+    }
+
+    /// Opening every node is the costly part of discovery, so it runs only while no camera is
+    /// known (a node may just have become readable) or when the nodes in /sys changed. Cameras
+    /// are never swapped under a claim: the look is put off until the claim ends.
+    private func discoverCameras() {
+        guard claimHolder == nil else { return }
+        let nodes = V4L2Discovery.nodePaths()
+        let nodesChanged = nodes != knownNodes
+        guard rig.isEmpty || nodesChanged else { return }
+        knownNodes = nodes
+        let found = CameraCatalog.devices(configuration, logging: nodesChanged)
+        let known = Set(rig.descriptions.map(\.path))
+        // A vanished camera is left to the connection check, which disables and re-enables
+        // capture; only cameras not seen before call for a new list.
+        guard found.contains(where: { !known.contains($0.path) }) else { return }
+        adopt(found)
+    }
+
+    /// A new rig for `devices`, keeping the current camera when it is still among them.
+    private func adopt(_ devices: [CameraDescription]) {
+        let currentPath = rig.descriptions.indices.contains(currentCamera) ? rig.descriptions[currentCamera].path : nil
+        let old = rig
+        rig = CameraRig(CameraCatalog.v4l2Cameras(devices, configuration))
+        old.stop()
+        cameraStates = rig.initialStates()
+        currentCamera = devices.firstIndex { $0.path == currentPath } ?? 0
+        cameraConnected = true
+        refreshConditions()
     }
 
     /// A vanished device ends the claim with CameraSessionFailed and disables capture (reason
     /// `camera`); when its node returns, capture is enabled again and a new claim reopens it.
     private func checkCameraConnected() {
-        let index = currentCamera
+        guard !rig.isEmpty else { return }
+        let index = currentCamera, rig = rig
         rig.run(on: index, { $0.isConnected }) { [weak self] result, _ in
             guard case .success(let connected) = result else { return }
-            self?.loop.post { [weak self] in self?.cameraConnection(connected, index: index) }
+            self?.loop.post { [weak self] in self?.cameraConnection(connected, index: index, rig: rig) }
         }
     }
 
-    private func cameraConnection(_ connected: Bool, index: Int) {
-        guard index == currentCamera, connected != cameraConnected else { return }
+    /// `rig` is the one asked: an answer from a rig replaced meanwhile is about other cameras.
+    private func cameraConnection(_ connected: Bool, index: Int, rig: CameraRig) {
+        guard rig === self.rig, index == currentCamera, connected != cameraConnected else { return }
         let path = rig.descriptions[index].path
         cameraConnected = connected
         if connected {
@@ -193,7 +229,12 @@ final class LensService: @unchecked Sendable {
                                            changed: ["EnrollmentState": .string(enrollment.rawValue)], destination: nil)
         }
         conditions.enrolled = enrollment == .enrolled
-        conditions.cameraAvailable = !rig.isEmpty && cameraConnected
+        let cameraAvailable = !rig.isEmpty && cameraConnected
+        if cameraAvailable != conditions.cameraAvailable {
+            try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
+                                           changed: ["CameraPresent": .bool(cameraAvailable)], destination: nil)
+        }
+        conditions.cameraAvailable = cameraAvailable
         conditions.storageLow = store.isLowOnSpace
         conditions.locationFix = currentFix
         for session in sessions.values { session.conditionsChanged() }
@@ -208,8 +249,10 @@ final class LensService: @unchecked Sendable {
         for session in sessions.values { session.locationChanged(conditions.locationFix) }
     }
 
-    /// Records what a camera thread reported about camera `index`.
+    /// Records what a camera thread reported about camera `index` — unless the list was rebuilt
+    /// since and that index now holds another camera (or none).
     func record(_ state: CameraState, forCamera index: Int) {
+        guard cameraStates.indices.contains(index), cameraStates[index].description.path == state.description.path else { return }
         cameraStates[index] = state
     }
 

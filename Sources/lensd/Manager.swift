@@ -27,7 +27,7 @@ final class Manager: BusInterface {
         do { _ = try authorize(sender) } catch { throw LensError.from(error).busError }
         switch property {
         case "Version": return .string(LensdVersion.string)
-        case "CameraPresent": return .bool(!service.rig.isEmpty)
+        case "CameraPresent": return .bool(service.conditions.cameraAvailable)
         case "EnrollmentState": return .string(service.enrollmentState.rawValue)
         case "CertificateNotAfter":
             return .uint64(UInt64(max(0, service.identity.certificateNotAfter?.timeIntervalSince1970 ?? 0)))

@@ -98,6 +98,24 @@ final class VividDeviceTests: LensdTestCase {
         try c.waitForSignal("PhotoSigned", path: s, timeout: 60) { $0.arguments.first?.stringValue == name }
     }
 
+    func testACameraThatAppearsLaterIsPickedUp() throws {
+        try unloadVivid()
+        try restartDaemon()
+        let c = try client()
+        let s = try c.openSession()
+        XCTAssertEqual(try c.get(s, "DisabledReasons").arrayValue?.compactMap(\.stringValue), ["camera"])
+        XCTAssertEqual(try c.get(TestClient.managerPath, "CameraPresent", interface: TestClient.manager).boolValue, false)
+
+        try loadVivid()
+        try c.waitForSignal("CaptureEnabled", path: s, timeout: 10)
+        try c.waitForSignal("PropertiesChanged", path: TestClient.managerPath) {
+            $0.arguments.dropFirst().first?.vardictValue?["CameraPresent"]?.boolValue == true
+        }
+        try c.call(s, "StartCaptureSession")
+        let name = try XCTUnwrap(c.call(s, "BeginCapture").first?.stringValue)
+        try c.waitForSignal("PhotoSigned", path: s, timeout: 60) { $0.arguments.first?.stringValue == name }
+    }
+
     /// v4l2loopback offers only MJPG here: lensd must sign the fed JPEG untouched (the host
     /// compares it byte for byte once the C2PA segments are taken out), and zoom by cropping it
     /// losslessly (a 2× photo is half the size; the host compares its pixels with the source's).
@@ -148,15 +166,23 @@ final class VividDeviceTests: LensdTestCase {
         }
     }
 
-    /// rmmod waits for lensd to let go of the disconnected device, so it is retried briefly.
     private func reloadVivid() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let module = try XCTUnwrap(environment["VIVID_VM_KO"]), options = environment["VIVID_VM_OPTS"] ?? ""
+        try unloadVivid()
+        try loadVivid()
+    }
+
+    /// rmmod waits for lensd to let go of the disconnected device, so it is retried briefly.
+    private func unloadVivid() throws {
         let deadline = Date().addingTimeInterval(15)
         while try runProcess(["busybox", "rmmod", "vivid"]).status != 0 {
             guard Date() < deadline else { throw TestToolError("vivid stayed in use:\n\(daemon.log)") }
             Thread.sleep(forTimeInterval: 0.2)
         }
+    }
+
+    private func loadVivid() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let module = try XCTUnwrap(environment["VIVID_VM_KO"]), options = environment["VIVID_VM_OPTS"] ?? ""
         try run(["busybox", "insmod", module] + options.split(separator: " ").map(String.init))
         try Self.grantDeviceAccess()
     }
