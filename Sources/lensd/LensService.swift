@@ -104,18 +104,21 @@ final class LensService: @unchecked Sendable {
 
     /// A vanished device ends the claim with CameraSessionFailed and disables capture (reason
     /// `camera`); when its node returns, capture is enabled again and a new claim reopens it.
+    /// The state that comes back with the answer also carries the flash's availability.
     private func checkCameraConnected() {
         guard !rig.isEmpty else { return }
         let index = currentCamera, rig = rig
-        rig.run(on: index, { $0.isConnected }) { [weak self] result, _ in
+        rig.run(on: index, { $0.isConnected }) { [weak self] result, state in
             guard case .success(let connected) = result else { return }
-            self?.loop.post { [weak self] in self?.cameraConnection(connected, index: index, rig: rig) }
+            self?.loop.post { [weak self] in self?.cameraConnection(connected, state: state, index: index, rig: rig) }
         }
     }
 
     /// `rig` is the one asked: an answer from a rig replaced meanwhile is about other cameras.
-    private func cameraConnection(_ connected: Bool, index: Int, rig: CameraRig) {
-        guard rig === self.rig, index == currentCamera, connected != cameraConnected else { return }
+    private func cameraConnection(_ connected: Bool, state: CameraState, index: Int, rig: CameraRig) {
+        guard rig === self.rig, index == currentCamera else { return }
+        checkFlashAvailability(state, index: index)
+        guard connected != cameraConnected else { return }
         let path = rig.descriptions[index].path
         cameraConnected = connected
         if connected {
@@ -128,6 +131,18 @@ final class LensService: @unchecked Sendable {
             }
         }
         refreshConditions()
+    }
+
+    /// A flash can stop being able to fire (a fault, overheating) or recover between checks, with
+    /// no call to report it in: the claim holder learns it as DeviceChanged, as after ChangeCamera.
+    private func checkFlashAvailability(_ state: CameraState, index: Int) {
+        guard cameraStates.indices.contains(index) else { return }
+        let old = cameraStates[index]
+        record(state, forCamera: index)
+        guard (old.hasFlash, old.isFlashAvailable) != (state.hasFlash, state.isFlashAvailable), let holder = claimHolder else { return }
+        holder.emit("DeviceChanged", [Wire.device(state)])
+        try? bus.emitPropertiesChanged(path: holder.path, interface: Session.interfaceName,
+                                       changed: ["CurrentDevice": Wire.device(state)], destination: holder.owner)
     }
 
     func stop() {

@@ -27,6 +27,7 @@ static const unsigned long CV4L2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
 static const unsigned long CV4L2_VIDIOC_QUERY_EXT_CTRL = VIDIOC_QUERY_EXT_CTRL;
 static const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
 static const unsigned long CV4L2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+static const unsigned long CV4L2_VIDIOC_QUERYMENU = VIDIOC_QUERYMENU;
 
 static const unsigned int CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
 static const unsigned int CV4L2_PIX_FMT_JPEG = V4L2_PIX_FMT_JPEG;

@@ -11,6 +11,8 @@ final class V4L2ControlsTests: XCTestCase {
         var controls: [UInt32: V4L2ControlInfo] = [:]
         var values: [UInt32: Int32] = [:]
         var sets: [(id: UInt32, value: Int32)] = []
+        /// Menu values per control where the menu has gaps; otherwise all of min...max.
+        var menus: [UInt32: [Int64]] = [:]
 
         init(_ controls: [V4L2ControlInfo] = [], values: [UInt32: Int32] = [:]) {
             for control in controls { self.controls[control.id] = control }
@@ -26,6 +28,9 @@ final class V4L2ControlsTests: XCTestCase {
             guard controls[id] != nil else { throw V4L2Errno("VIDIOC_S_CTRL", code: EINVAL) }
             sets.append((id, value))
             values[id] = value
+        }
+        func menuIndices(of info: V4L2ControlInfo) throws -> [Int64] {
+            menus[info.id] ?? Array(info.minimum...info.maximum)
         }
     }
 
@@ -130,15 +135,123 @@ final class V4L2ControlsTests: XCTestCase {
                        [.front, .back, .external, .external])
     }
 
-    func testV4L2VideoNodesHaveNoFlash() throws {
-        let camera = V4L2Camera(CameraDescription(path: "/dev/video9", name: "cam", driver: "uvcvideo", busInfo: "usb-1",
-                                                  position: .back, isVirtual: false, formats: ["MJPG"]),
-                                settings: V4L2Camera.Settings(width: 640, height: 480, frameRate: 30, quality: 90))
+    // MARK: Flash (V4L2_CID_FLASH_LED_MODE on an LED-flash subdevice)
+
+    private let ledMode = V4L2ControlID.flashLEDMode
+    private let strobe = V4L2ControlID.flashStrobe
+    private let none: Int32 = 0, flash: Int32 = 1, torch: Int32 = 2
+
+    private func ledModeInfo(isDisabled: Bool = false, isInactive: Bool = false, isReadOnly: Bool = false) -> V4L2ControlInfo {
+        V4L2ControlInfo(id: ledMode, minimum: 0, maximum: 2, isDisabled: isDisabled, isInactive: isInactive, isReadOnly: isReadOnly)
+    }
+
+    private func camera(flash: V4L2Flash?) -> V4L2Camera {
+        V4L2Camera(CameraDescription(path: "/dev/video9", name: "cam", driver: "uvcvideo", busInfo: "usb-1",
+                                     position: .back, isVirtual: false, formats: ["MJPG"]),
+                   settings: V4L2Camera.Settings(width: 640, height: 480, frameRate: 30, quality: 90), flash: flash)
+    }
+
+    func testWithoutAFlashSubdeviceTheCameraHasNoFlash() throws {
+        XCTAssertNil(try V4L2Flash(probing: FakeDevice()))
+        // The public initializer looks in /sys and finds no subdevice for a node that is not there.
+        let template = camera(flash: nil)
+        let camera = V4L2Camera(template.description, settings: template.settings)
         XCTAssertFalse(camera.state.hasFlash)
+        XCTAssertFalse(camera.state.isFlashAvailable)
         XCTAssertEqual(camera.state.supportedFlashModes, [])
         XCTAssertThrowsError(try camera.setFlashMode(.on)) {
             guard case CameraError.unsupported = $0 else { return XCTFail("\($0)") }
         }
+    }
+
+    func testTheLEDModeMenuDecidesWhatOnLights() throws {
+        let expected: [([Int64], Int32?)] = [([0, 1, 2], flash), ([0, 2], torch), ([0, 1], flash), ([0], nil), ([1, 2], nil)]
+        for (menu, onMode) in expected {
+            let device = FakeDevice([ledModeInfo()])
+            device.menus[ledMode] = menu
+            XCTAssertEqual(try V4L2Flash(probing: device)?.onMode, onMode, "menu \(menu)")
+        }
+        let flash = try XCTUnwrap(V4L2Flash(probing: FakeDevice([ledModeInfo()])))
+        XCTAssertEqual(camera(flash: flash).state.supportedFlashModes, [.off, .on])
+        XCTAssertTrue(camera(flash: flash).state.hasFlash)
+    }
+
+    func testADisabledOrReadOnlyLEDModeIsNoFlash() throws {
+        XCTAssertNil(try V4L2Flash(probing: FakeDevice([ledModeInfo(isDisabled: true)])))
+        XCTAssertNil(try V4L2Flash(probing: FakeDevice([ledModeInfo(isReadOnly: true)])))
+    }
+
+    func testAnInactiveLEDModeMakesTheFlashUnavailableUntilItRecovers() throws {
+        let device = FakeDevice([ledModeInfo(), V4L2ControlInfo(id: strobe, minimum: 0, maximum: 1)])
+        let camera = camera(flash: try XCTUnwrap(V4L2Flash(probing: device)))
+        XCTAssertTrue(camera.state.isFlashAvailable)
+        device.controls[ledMode] = ledModeInfo(isInactive: true)  // e.g. a fault or overheating
+        XCTAssertTrue(camera.state.hasFlash)
+        XCTAssertFalse(camera.state.isFlashAvailable)
+        // An unavailable flash does not fire: the photo is taken without it.
+        try camera.setFlashMode(.on)
+        try V4L2Flash(probing: device)?.beforeCapture(.on)
+        XCTAssertTrue(device.sets.isEmpty)
+        device.controls[ledMode] = ledModeInfo()
+        XCTAssertTrue(camera.state.isFlashAvailable)
+    }
+
+    func testOnArmsTheFlashAndStrobesItBeforeTheFrame() throws {
+        let device = FakeDevice([ledModeInfo(), V4L2ControlInfo(id: strobe, minimum: 0, maximum: 1)])
+        let flash = try XCTUnwrap(V4L2Flash(probing: device))
+        try flash.beforeCapture(.off)
+        XCTAssertTrue(device.sets.isEmpty)
+        try flash.beforeCapture(.on)
+        try flash.afterCapture(.on)
+        XCTAssertEqual(device.sets.map { [$0.id, UInt32($0.value)] }, [[ledMode, UInt32(self.flash)], [strobe, 1]])
+    }
+
+    func testWithoutAStrobeControlTheSensorFiresTheFlash() throws {
+        let device = FakeDevice([ledModeInfo(), V4L2ControlInfo(id: strobe, minimum: 0, maximum: 1, isDisabled: true)])
+        try XCTUnwrap(V4L2Flash(probing: device)).beforeCapture(.on)
+        XCTAssertEqual(device.sets.map { [$0.id, UInt32($0.value)] }, [[ledMode, UInt32(flash)]])
+    }
+
+    func testATorchOnlyLEDIsLitJustForTheCapture() throws {
+        let device = FakeDevice([ledModeInfo(), V4L2ControlInfo(id: strobe, minimum: 0, maximum: 1)])
+        device.menus[ledMode] = [0, 2]
+        let flash = try XCTUnwrap(V4L2Flash(probing: device))
+        XCTAssertFalse(flash.strobes)
+        try flash.beforeCapture(.on)
+        try flash.afterCapture(.on)
+        XCTAssertEqual(device.sets.map(\.value), [torch, none])
+    }
+
+    func testAutoIsInvalidAndTogglingGoesOffOnOff() throws {
+        let device = FakeDevice([ledModeInfo()])
+        let camera = camera(flash: try XCTUnwrap(V4L2Flash(probing: device)))
+        XCTAssertThrowsError(try camera.setFlashMode(.auto)) {
+            guard case CameraError.invalidArgument = $0 else { return XCTFail("\($0)") }
+        }
+        // ToggleFlash steps through supportedFlashModes from the current mode (Session.toggleFlash).
+        var seen: [FlashMode] = []
+        for _ in 0..<3 {
+            let modes = camera.state.supportedFlashModes
+            let next = modes[((modes.firstIndex(of: camera.state.flashMode) ?? -1) + 1) % modes.count]
+            try camera.setFlashMode(next)
+            seen.append(camera.state.flashMode)
+        }
+        XCTAssertEqual(seen, [.on, .off, .on])
+        // `off` switches the LED off at once; `on` waits for the capture.
+        XCTAssertEqual(device.sets.map { [$0.id, UInt32($0.value)] }, [[ledMode, UInt32(none)]])
+    }
+
+    func testFlashSubdevicesAreThoseOnTheVideoNodesDevice() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("v4l2flash-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let sysfs = root + "/video4linux"
+        for device in ["isp", "other"] { try FileManager.default.createDirectory(atPath: "\(root)/devices/\(device)", withIntermediateDirectories: true) }
+        for (node, device) in [("video0", "isp"), ("v4l-subdev1", "other"), ("v4l-subdev2", "isp"), ("v4l-subdev10", "isp")] {
+            try FileManager.default.createDirectory(atPath: "\(sysfs)/\(node)", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: "\(sysfs)/\(node)/device", withDestinationPath: "\(root)/devices/\(device)")
+        }
+        XCTAssertEqual(V4L2Flash.subdevicePaths(forVideoNode: "/dev/video0", sysfs: sysfs), ["/dev/v4l-subdev2", "/dev/v4l-subdev10"])
+        XCTAssertEqual(V4L2Flash.subdevicePaths(forVideoNode: "/dev/video4", sysfs: sysfs), [])
     }
 
     func testErrnoMapsToPermissionDeniedAndBusy() {

@@ -6,7 +6,8 @@ import Glibc
 /// MJPEG at the requested size is preferred and the camera's JPEG is kept as it is (trimmed at
 /// EOI); otherwise frames come as RGB24 (libv4l2 converts) and are encoded here. Zoom is the
 /// device's when it has it, else a centre crop: of the JPEG itself, losslessly (the photo is
-/// then smaller), or of raw frames before encoding. V4L2 video nodes have no flash.
+/// then smaller), or of raw frames before encoding. The flash is an LED-flash subdevice's
+/// (V4L2Flash); video nodes have none, so without one the camera has no flash.
 public final class V4L2Camera: Camera {
     public struct Settings: Sendable {
         public var width: Int
@@ -38,15 +39,26 @@ public final class V4L2Camera: Camera {
     private var stream: V4L2Stream?
     private var controls: V4L2Controls?
     private var zoomFactor = 1.0
+    /// Stays open while the camera exists: hasFlash and its availability show even when closed.
+    private let flash: V4L2Flash?
+    private var flashMode = FlashMode.off
 
-    public init(_ description: CameraDescription, settings: Settings) {
+    /// Looks for the camera's flash subdevice.
+    public convenience init(_ description: CameraDescription, settings: Settings) {
+        self.init(description, settings: settings, flash: V4L2Flash.find(forVideoNode: description.path))
+    }
+
+    /// `flash` is given directly by tests, on a fake device.
+    init(_ description: CameraDescription, settings: Settings, flash: V4L2Flash?) {
         self.description = description
         self.settings = settings
+        self.flash = flash
     }
 
     public var state: CameraState {
-        CameraState(description: description, hasFlash: false, isFlashAvailable: false, flashMode: .off,
-                    supportedFlashModes: [], canZoom: true, zoomFactor: zoomFactor,
+        CameraState(description: description, hasFlash: flash != nil, isFlashAvailable: flash?.isAvailable ?? false,
+                    flashMode: flashMode, supportedFlashModes: flash == nil ? [] : V4L2Flash.supportedModes,
+                    canZoom: true, zoomFactor: zoomFactor,
                     maxZoomFactor: controls?.maxZoomFactor ?? V4L2Controls.maxDigitalZoom,
                     digitalZoom: controls.map { $0.zoom == .digital } ?? true, canFocus: controls?.canFocus ?? false)
     }
@@ -105,6 +117,11 @@ public final class V4L2Camera: Camera {
         guard let stream, let format else { throw CameraError.failed("\(description.path) is not open") }
         do {
             try stream.discardQueued()
+            // A flash that fails to fire (a fault this instant) leaves the photo unlit rather than
+            // failing it, as an unavailable one does; the fault shows in isFlashAvailable.
+            try? flash?.beforeCapture(flashMode)
+            // Best effort too: the photo is taken either way, and `off` switches the LED off again.
+            defer { try? flash?.afterCapture(flashMode) }
             guard let frame = try stream.next(timeout: Self.frameTimeoutMilliseconds) else {
                 throw V4L2Errno("no frame from \(description.path) within \(Self.frameTimeoutMilliseconds) ms", code: ETIMEDOUT)
             }
@@ -145,7 +162,11 @@ public final class V4L2Camera: Camera {
     }
 
     public func setFlashMode(_ mode: FlashMode) throws {
-        throw CameraError.unsupported("\(description.name) has no flash (V4L2 video devices have none)")
+        guard let flash else {
+            throw CameraError.unsupported("\(description.name) has no flash (no LED-flash subdevice belongs to \(description.path))")
+        }
+        try mappingErrors { try flash.select(mode) }
+        flashMode = mode
     }
 
     private var digitalZoomRatio: Double? {

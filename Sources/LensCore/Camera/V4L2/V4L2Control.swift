@@ -37,13 +37,18 @@ public enum V4L2ControlID {
     public static let autoFocusStart = UInt32(V4L2_CID_AUTO_FOCUS_START)
     public static let autoFocusStatus = UInt32(V4L2_CID_AUTO_FOCUS_STATUS)
     public static let cameraOrientation = UInt32(V4L2_CID_CAMERA_ORIENTATION)
+    // Flash class: these live on LED-flash subdevices, never on video nodes.
+    public static let flashLEDMode = UInt32(V4L2_CID_FLASH_LED_MODE)
+    public static let flashStrobe = UInt32(V4L2_CID_FLASH_STROBE)
 }
 
 /// The ioctls the control logic needs. V4L2Device implements it on a real node; unit tests
-/// implement it with a fake, because no virtual driver offers zoom, focus or orientation.
+/// implement it with a fake, because no virtual driver offers zoom, focus, flash or orientation.
 public protocol V4L2ControlDevice: AnyObject {
     /// nil when the device has no such control.
     func queryControl(_ id: UInt32) throws -> V4L2ControlInfo?
     func control(_ id: UInt32) throws -> Int32
     func setControl(_ id: UInt32, to value: Int32) throws
+    /// The values of a menu control the driver offers; menus may leave gaps in min...max.
+    func menuIndices(of info: V4L2ControlInfo) throws -> [Int64]
 }

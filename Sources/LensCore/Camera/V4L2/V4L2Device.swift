@@ -113,6 +113,19 @@ public final class V4L2Device: V4L2ControlDevice {
         try ioctl(CV4L2_VIDIOC_S_CTRL, &control, "VIDIOC_S_CTRL")
     }
 
+    public func menuIndices(of info: V4L2ControlInfo) throws -> [Int64] {
+        guard info.minimum <= info.maximum else { return [] }
+        return try (info.minimum...info.maximum).filter { index in
+            var item = v4l2_querymenu()
+            item.id = info.id
+            item.index = UInt32(truncatingIfNeeded: index)
+            do { try ioctl(CV4L2_VIDIOC_QUERYMENU, &item, "VIDIOC_QUERYMENU") } catch let error as V4L2Errno where error.code == EINVAL {
+                return false  // a gap: the driver skips this value
+            }
+            return true
+        }
+    }
+
     /// "MJPG" for a fourcc, as ListDevices shows formats; big-endian variants (the fourcc's
     /// top bit set) get "-BE", as v4l2-ctl writes them.
     public static func fourccString(_ code: UInt32) -> String {
