@@ -74,7 +74,7 @@ final class SigningMatrixTests: XCTestCase {
         // The inserted APP11 segments are the only change: without them the file is the input.
         let original = Array(try Data(contentsOf: input))
         let signed = Array(try Data(contentsOf: output))
-        let (stripped, count) = Self.removingC2PASegments(signed)
+        let (stripped, count) = try JPEGSegments.removingC2PASegments(signed)
         XCTAssertEqual(stripped, original, "signed file minus its APP11 segments differs from the input", line: line)
         return count
     }
@@ -84,22 +84,5 @@ final class SigningMatrixTests: XCTestCase {
         guard case .json(let json) = try MetadataAssertion(metadata).content() else { throw TestToolError("not JSON") }
         bytes = json
         return try JSONDecoder().decode(OracleJSON.self, from: Data(bytes))
-    }
-
-    /// Drops APP11 segments whose JPEG XT box instance is lensd's (0x0211).
-    static func removingC2PASegments(_ jpeg: [UInt8]) -> ([UInt8], Int) {
-        var out = Array(jpeg[0..<2])
-        var position = 2
-        var removed = 0
-        while position + 4 <= jpeg.count, jpeg[position] == 0xFF, jpeg[position + 1] != 0xDA {
-            let length = Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3])
-            let end = position + 2 + length
-            let isOurs = jpeg[position + 1] == 0xEB && jpeg[position + 4] == 0x4A && jpeg[position + 5] == 0x50
-                && jpeg[position + 6] == 0x02 && jpeg[position + 7] == 0x11
-            if isOurs { removed += 1 } else { out += jpeg[position..<end] }
-            position = end
-        }
-        out += jpeg[position...]
-        return (out, removed)
     }
 }

@@ -77,7 +77,7 @@ final class VividVMTests: XCTestCase {
         XCTAssertEqual(metadata?["tiff:Make"]?.string, "v4l2 loopback")
         XCTAssertEqual(metadata?["tiff:Model"]?.string, "lensd-loopback")
         let fed = try [UInt8](Data(contentsOf: source)), signed = try [UInt8](Data(contentsOf: photo))
-        let withoutC2PA = try JPEGSegments.removingAPP11(signed)
+        let withoutC2PA = try JPEGSegments.removingC2PASegments(signed).jpeg
         XCTAssertTrue(withoutC2PA == fed, "signed minus APP11: \(withoutC2PA.count) bytes, fed: \(fed.count) bytes, not identical")
         let dataHash = verdict.hardBinding.first { $0.key.hasPrefix("c2pa.hash.data") }?.value["hash"]?.string
         XCTAssertEqual(dataHash, Digest.hash(fed).map { String(format: "%02x", $0) }.joined())

@@ -1,0 +1,23 @@
+/// Test-side JPEG surgery, independent of the code under test.
+public enum JPEGSegments {
+    /// The JPEG without the APP11 segments lensd adds (JPEG XT "JP", box instance 0x0211): what
+    /// the signer started from. Other APP11 segments stay. Segments are walked up to SOS; the
+    /// entropy-coded data after it is kept whole. Also returns how many segments were removed.
+    public static func removingC2PASegments(_ jpeg: [UInt8]) throws -> (jpeg: [UInt8], removed: Int) {
+        guard jpeg.count >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { throw TestToolError("not a JPEG (no SOI)") }
+        var kept: [UInt8] = [0xFF, 0xD8]
+        var removed = 0
+        var i = 2
+        while i + 4 <= jpeg.count {
+            guard jpeg[i] == 0xFF else { throw TestToolError("no marker at offset \(i)") }
+            if jpeg[i + 1] == 0xDA { break }
+            let end = i + 2 + (Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3]))
+            guard end <= jpeg.count else { throw TestToolError("segment at offset \(i) runs past the end") }
+            let isLensdStore = jpeg[i + 1] == 0xEB && end - i >= 8
+                && Array(jpeg[(i + 4)..<(i + 8)]) == [0x4A, 0x50, 0x02, 0x11]
+            if isLensdStore { removed += 1 } else { kept += jpeg[i..<end] }
+            i = end
+        }
+        return (kept + jpeg[i...], removed)
+    }
+}
