@@ -16,6 +16,8 @@ final class LensService: @unchecked Sendable {
     /// Replaced when hot-plug finds new cameras, only while no session holds the camera.
     private(set) var rig: CameraRig
     let signingWorker = SerialWorker(name: "lensd-signing")
+    /// Reading results back copies whole files: off the bus thread, apart from signing.
+    let storageWorker = SerialWorker(name: "lensd-storage")
     private var location: GPSDLocationProvider?
 
     /// Per camera, the last state its thread reported.
@@ -150,6 +152,7 @@ final class LensService: @unchecked Sendable {
         for session in Array(sessions.values) { close(session) }
         rig.stop()
         signingWorker.stop()
+        storageWorker.stop()
     }
 
     // MARK: Sessions

@@ -141,23 +141,43 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     private func fetchResult(_ call: MethodCall) throws -> MethodResult {
-        let name = try resultName(call)
-        let stored = try storeCall { try service.store.result(name: name, uid: uid) }
-        let fd = try storeCall { try service.store.sealedMemfd(name: name, uid: uid) }
-        // The reply dup()s the fd into the message; ours is closed once it is sent.
-        defer { Glibc.close(fd) }
-        let reply = DeferredReply(for: call)
-        reply.reply([.fd(fd), Wire.result(stored)])
-        return .deferred(reply)
+        let name = try resultName(call), uid = uid
+        return fromStore(call) { store in
+            let stored = try store.result(name: name, uid: uid)
+            return ([Wire.result(stored)], try store.sealedMemfd(name: name, uid: uid))
+        }
     }
 
     private func readResult(_ call: MethodCall) throws -> MethodResult {
-        let name = try resultName(call)
-        let stored = try storeCall { try service.store.result(name: name, uid: uid) }
-        guard stored.mime.hasPrefix("image/") else {
-            throw LensError.unsupported("ReadResult returns photos only; use FetchResult for \(stored.mime)")
+        let name = try resultName(call), uid = uid
+        return fromStore(call) { store in
+            let stored = try store.result(name: name, uid: uid)
+            guard stored.mime.hasPrefix("image/") else {
+                throw LensError.unsupported("ReadResult returns photos only; use FetchResult for \(stored.mime)")
+            }
+            return ([.bytes(try store.read(name: name, uid: uid))], nil)
         }
-        return .reply([.bytes(try storeCall { try service.store.read(name: name, uid: uid) })])
+    }
+
+    /// Runs a result read on the storage thread and answers the call from the loop. A memfd
+    /// `fd` goes first in the reply; the reply dup()s it when built, then ours is closed.
+    private func fromStore(_ call: MethodCall,
+                           _ work: @escaping @Sendable (ResultStore) throws -> (values: [BusValue], fd: Int32?)) -> MethodResult {
+        let reply = DeferredReply(for: call)
+        let (store, loop) = (service.store, service.loop)
+        service.storageWorker.submit {
+            let result = Result { try Self.mapStorageErrors { try work(store) } }
+            loop.post {
+                switch result {
+                case .success(let answer):
+                    reply.reply((answer.fd.map { [BusValue.fd($0)] } ?? []) + answer.values)
+                    if let fd = answer.fd { Glibc.close(fd) }
+                case .failure(let error):
+                    reply.fail(LensError.from(error).busError)
+                }
+            }
+        }
+        return .deferred(reply)
     }
 
     private func setFlashMode(_ call: MethodCall) throws -> MethodResult {
@@ -306,7 +326,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         return name
     }
 
-    private func storeCall<T>(_ body: () throws -> T) throws -> T {
+    private static func mapStorageErrors<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as StorageError where error.kind == .notFound {
             throw LensError.notFound("no result with that name for this user (results are kept per user, oldest dropped first)")
         }
