@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+import LensCrypto
+
+/// Records one video track as a crash-safe fragmented MP4 journal (every fragment fsynced, a crash
+/// loses at most the fragment being written) and finalizes it in place into a plain MP4, hashing
+/// every mdat as it is written so that signing at stop costs the same for any length.
+///
+/// Not thread-safe: one owner thread. The file stays open until the writer is released.
+public final class FragmentedMP4Writer {
+    public static let reserveSize = JournalLayout.reserveSize
+    public static let timescale: UInt32 = 90000
+
+    private let path: String
+    private let file: Descriptor
+    private let movie: MovieHeader
+    private let journalMovieOffset: Int
+    private let hasher = Hasher()
+    private var fragments: [Fragment] = []
+    private var end: Int
+    private var decodeTime: UInt64 = 0
+    private var isFinished = false
+
+    /// Creates `path` (O_EXCL, mode 0600), writes ftyp + free reserve + moov(mvex), fsyncs file and directory.
+    public init(path: String, track: VideoTrack, creationTime: Date) throws {
+        movie = try MovieHeader(track: track, creationTime: creationTime)
+        let start = JournalLayout.fileType(for: track.format) + JournalLayout.reserve()
+        let journal = start + MovieBox.journal(movie)
+        self.path = path
+        journalMovieOffset = start.count
+        end = journal.count
+        file = try MP4Error.io("create \(path)") {
+            try Syscalls.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
+        }
+        do {
+            try file.write(journal, at: 0)
+            try file.sync()
+            try Syscalls.syncDirectory(Self.directory(of: path))
+        } catch let failure as Syscalls.Failure {
+            try? Syscalls.unlink(path)
+            throw MP4Error(failure, while: "start \(path)")
+        }
+    }
+
+    /// Appends one fragment (moof + mdat; the first sample should be sync) and fsyncs. Throws on an
+    /// empty list. A failed append leaves the file as it was before it, so recording may go on.
+    public func appendFragment(_ samples: [VideoSample]) throws {
+        guard !isFinished else { throw MP4Error(.finished, "\(path) is already finished") }
+        guard !samples.isEmpty else { throw MP4Error(.invalidArgument, "an empty fragment") }
+        let records = try samples.map { sample in
+            guard !sample.data.isEmpty, sample.data.count <= Int(UInt32.max) else {
+                throw MP4Error(.invalidArgument, "a sample of \(sample.data.count) bytes")
+            }
+            return SampleRecord(size: UInt32(sample.data.count), duration: sample.duration, isSync: sample.isSync)
+        }
+        let mdatHeader = MediaDataBox.header(payloadSize: records.reduce(0) { $0 + Int($1.size) })
+        let moof = MovieFragmentBox.make(sequenceNumber: UInt32(fragments.count + 1), baseDecodeTime: decodeTime,
+                                         samples: records, mdatHeaderSize: mdatHeader.count)
+        let fragment = Fragment(moofOffset: end, mdatOffset: end + moof.count, mdatHeaderSize: mdatHeader.count,
+                                samples: records)
+        do {
+            try file.write(moof + mdatHeader, at: fragment.moofOffset)
+            var offset = fragment.mdatOffset + mdatHeader.count
+            for sample in samples {
+                try file.write(sample.data, at: offset)
+                offset += sample.data.count
+            }
+            try file.sync()
+        } catch let failure as Syscalls.Failure {
+            try? file.truncate(to: end)
+            throw MP4Error(failure, while: "append to \(path)")
+        }
+        hasher.update(UInt64(fragment.mdatOffset).bigEndianBytes)
+        hasher.update(mdatHeader)
+        for sample in samples { hasher.update(sample.data) }
+        fragments.append(fragment)
+        end = fragment.mdatEnd
+        decodeTime += records.reduce(0) { $0 + UInt64($1.duration) }
+    }
+
+    /// Bytes in the file so far.
+    public var size: Int { end }
+
+    /// Seconds recorded so far.
+    public var duration: Double { Double(decodeTime) / Double(Self.timescale) }
+
+    /// Finalizes in place and returns the result; the writer is done afterwards, even when this throws
+    /// (`MP4Recovery.finalize` can then finish the file).
+    public func finish() throws -> FinalizedMP4 {
+        guard !isFinished else { throw MP4Error(.finished, "\(path) is already finished") }
+        isFinished = true
+        let finalizer = InPlaceFinalizer(path: path, journalMovieOffset: journalMovieOffset, movie: movie, fragments: fragments)
+        return try finalizer.finalize(file, hasher: hasher, droppedBytes: 0)
+    }
+
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

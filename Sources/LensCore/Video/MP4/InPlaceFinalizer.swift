@@ -1,0 +1,38 @@
+import LensCrypto
+
+/// Turns the journal into a plain MP4 without moving a sample byte; shared by
+/// `FragmentedMP4Writer.finish()` and `MP4Recovery`.
+///
+/// Order matters for crash safety: the new moov is durable before any moof stops being one, so a
+/// crash at any point leaves either a journal recovery can finalize again or a finished file.
+struct InPlaceFinalizer {
+    let path: String
+    /// Where the journal's `moov` sits (right after the reserve).
+    let journalMovieOffset: Int
+    let movie: MovieHeader
+    let fragments: [Fragment]
+
+    var reserve: Range<Int> { (journalMovieOffset - JournalLayout.reserveSize)..<journalMovieOffset }
+
+    /// Cuts everything after the last fragment, appends the final moov, fsyncs, retypes the moofs
+    /// and the journal moov to `free`, fsyncs. `hasher` already holds every fragment's mdat.
+    func finalize(_ file: borrowing Descriptor, hasher: Hasher, droppedBytes: Int) throws -> FinalizedMP4 {
+        guard let end = fragments.last?.mdatEnd else { throw MP4Error(.noCompleteFragment, "\(path): no complete fragment") }
+        let table = SampleTable(chunks: fragments.map(\.chunk))
+        let moov = MovieBox.final(movie, table: table)
+        try MP4Error.io("finalize \(path)") {
+            try file.truncate(to: end)
+            try file.write(moov, at: end)
+            try file.sync()
+            for offset in [journalMovieOffset] + fragments.map(\.moofOffset) {
+                try file.write(Array("free".utf8), at: offset + 4)
+            }
+            try file.sync()
+        }
+        hasher.update(UInt64(end).bigEndianBytes)
+        hasher.update(moov)
+        return FinalizedMP4(path: path, reserve: reserve, bmffHash: hasher.finalize(),
+                            duration: Double(table.duration) / Double(FragmentedMP4Writer.timescale),
+                            sampleCount: table.sampleCount, size: end + moov.count, droppedBytes: droppedBytes)
+    }
+}
