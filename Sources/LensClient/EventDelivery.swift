@@ -67,6 +67,13 @@ final class EventDelivery: @unchecked Sendable {  // the weak references and `fi
         case .flashModeChanged(let mode): delegate.didChangeFlashMode(mode)
         case .subjectAreaChanged: delegate.subjectAreaDidChange()
         case .locationChanged(let location): delegate.didUpdateLocation(location)
+        case .videoRecordingStarted: delegate.didStartRecordingVideo()
+        case .videoRecordingStopped: delegate.didStopRecordingVideo()
+        case .videoRecordingFailed(let error): delegate.didFailRecordingVideo(error)
+        case .videoThumbnailGenerated(let name, let thumbnail, let duration):
+            delegate.didGenerateVideoThumbnail(thumbnail, name: name, duration: duration)
+        case .videoSigned(let name, let info): delegate.didGenerateTruepicVideo(name: name, info: info)
+        case .videoUnsigned(let name, let info): delegate.didGenerateUnsignedVideo(name: name, info: info)
         case .disconnected(let error): delegate.didDisconnect(error)
         }
     }

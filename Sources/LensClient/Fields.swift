@@ -18,8 +18,11 @@ struct Fields {
     func bool(_ key: String) throws(LensClientError) -> Bool { try required(key, values[key]?.boolValue) }
     func double(_ key: String) throws(LensClientError) -> Double { try required(key, values[key]?.doubleValue) }
     func uint64(_ key: String) throws(LensClientError) -> UInt64 { try required(key, values[key]?.uint64Value) }
+    func uint32(_ key: String) throws(LensClientError) -> UInt32 { try required(key, values[key]?.uint32Value) }
     func strings(_ key: String) throws(LensClientError) -> [String] { try required(key, values[key]?.stringArrayValue) }
     func optionalDouble(_ key: String) -> Double? { values[key]?.doubleValue }
+    func optionalBool(_ key: String) -> Bool? { values[key]?.boolValue }
+    func optionalString(_ key: String) -> String? { values[key]?.stringValue }
     func nested(_ key: String) throws(LensClientError) -> Fields { try Fields(values[key], key) }
 
     /// A field holding one of a fixed set of wire strings.

@@ -3,7 +3,7 @@ import LensBus
 /// The camera controls. Each needs the claim (`startCaptureSession`) except the session's own
 /// settings (camera mode, location accuracy); each also arrives as its event.
 extension LensCamera {
-    /// "photo" or "video" (video is not available yet: setting it throws `.unsupported`).
+    /// Photo (`beginCapture`) or video (`startVideoCapture`); the session's own setting.
     public var cameraMode: LensCameraMode {
         get throws(LensClientError) {
             let text = try sessionProperty("CameraMode").stringValue
@@ -12,6 +12,7 @@ extension LensCamera {
         }
     }
 
+    /// Throws `.busy` while this session is recording.
     public func setCameraMode(_ mode: LensCameraMode) throws(LensClientError) {
         try setSessionProperty("CameraMode", .string(mode.rawValue))
     }

@@ -90,11 +90,32 @@ public final class LensCamera: @unchecked Sendable {  // immutable; ClientConnec
     /// The exact signed bytes of a result of this user, read from the sealed memfd FetchResult
     /// hands out (from offset 0: the fd's offset is shared with anyone else holding it).
     public func fetchResult(_ name: String) throws(LensClientError) -> Data {
+        let (fd, info) = try openResult(name)
+        defer { Glibc.close(fd) }
+        return try ResultFile.read(fd, size: info.size, name: name)
+    }
+
+    /// Copies a result of this user — a video, which can be hundreds of MB — into `destination`
+    /// at its current offset, without holding it in memory (sendfile where the destination
+    /// takes it). Returns what lensd says of the bytes, including their SHA-256.
+    @discardableResult
+    public func fetchResult(_ name: String, into destination: FileHandle) throws(LensClientError) -> LensResultInfo {
+        let (fd, info) = try openResult(name)
+        defer { Glibc.close(fd) }
+        try ResultFile.copy(fd, size: info.size, to: destination.fileDescriptor, name: name)
+        return info
+    }
+
+    /// FetchResult: the sealed memfd (the caller closes it) and its info.
+    private func openResult(_ name: String) throws(LensClientError) -> (fd: Int32, info: LensResultInfo) {
         let reply = try sessionCall("FetchResult", [.string(name)])
         guard reply.count == 2, let fd = reply[0].fdValue else { throw .internal("FetchResult answered \(reply)") }
-        defer { Glibc.close(fd) }
-        let info = try LensResultInfo(try Fields(reply[1], "FetchResult info"))
-        return try ResultFile.read(fd, size: info.size, name: name)
+        do {
+            return (fd, try LensResultInfo(try Fields(reply[1], "FetchResult info")))
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
     }
 
     // MARK: Calls

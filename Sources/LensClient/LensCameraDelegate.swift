@@ -31,6 +31,20 @@ public protocol LensCameraDelegate: AnyObject {
     func subjectAreaDidChange()
     /// LocationChanged: a new fix, or nil when it was lost.
     func didUpdateLocation(_ location: LensLocation?)
+    /// VideoRecordingStarted: the recording StartVideoCapture asked for is running.
+    func didStartRecordingVideo()
+    /// VideoRecordingStopped: StopVideoCapture ended it; thumbnail and result follow.
+    func didStopRecordingVideo()
+    /// VideoRecordingFailed: a fault ended the recording; if frames were written, the
+    /// thumbnail and the result of what was recorded follow.
+    func didFailRecordingVideo(_ error: LensClientError)
+    /// VideoThumbnailGenerated: a small JPEG of the closed recording and its length in seconds.
+    func didGenerateVideoThumbnail(_ thumbnail: Data, name: String, duration: Double)
+    /// VideoSigned: the signed MP4 is stored. Not fetched for you (a video can be hundreds of
+    /// MB): copy it where it belongs with `LensCamera.fetchResult(_:into:)`.
+    func didGenerateTruepicVideo(name: String, info: LensVideoInfo)
+    /// VideoUnsigned: the MP4 is stored but lensd could not sign it (`info.reason`).
+    func didGenerateUnsignedVideo(name: String, info: LensVideoInfo)
     /// The connection to lensd ended (no SDK counterpart: on Linux the daemon can restart);
     /// create a new LensCamera to go on.
     func didDisconnect(_ error: LensClientError)
@@ -48,5 +62,11 @@ extension LensCameraDelegate {
     public func didChangeFlashMode(_ mode: LensFlashMode) {}
     public func subjectAreaDidChange() {}
     public func didUpdateLocation(_ location: LensLocation?) {}
+    public func didStartRecordingVideo() {}
+    public func didStopRecordingVideo() {}
+    public func didFailRecordingVideo(_ error: LensClientError) {}
+    public func didGenerateVideoThumbnail(_ thumbnail: Data, name: String, duration: Double) {}
+    public func didGenerateTruepicVideo(name: String, info: LensVideoInfo) {}
+    public func didGenerateUnsignedVideo(name: String, info: LensVideoInfo) {}
     public func didDisconnect(_ error: LensClientError) {}
 }

@@ -21,6 +21,21 @@ public enum LensEvent: Sendable, Equatable {
     case subjectAreaChanged
     /// At most once a second; nil when the fix was lost.
     case locationChanged(LensLocation?)
+    /// VideoRecordingStarted: StartVideoCapture's recording is running.
+    case videoRecordingStarted
+    /// VideoRecordingStopped: StopVideoCapture ended the recording; the thumbnail and the
+    /// result follow.
+    case videoRecordingStopped
+    /// VideoRecordingFailed: a fault ended the recording. If frames were written, the
+    /// thumbnail and the result of what was recorded follow.
+    case videoRecordingFailed(LensClientError)
+    /// VideoThumbnailGenerated: the recording is closed; a small JPEG of it and its length in
+    /// seconds.
+    case videoThumbnailGenerated(name: String, thumbnail: Data, duration: Double)
+    /// VideoSigned: the signed MP4 is stored; `LensCamera.fetchResult(_:into:)` copies it.
+    case videoSigned(name: String, info: LensVideoInfo)
+    /// VideoUnsigned: the MP4 is stored without a manifest, for `info.reason`.
+    case videoUnsigned(name: String, info: LensVideoInfo)
     /// The bus connection or lensd went away; this camera's session is gone. The last event.
     case disconnected(LensClientError)
 
@@ -38,6 +53,12 @@ public enum LensEvent: Sendable, Equatable {
         case .flashModeChanged: "FlashModeChanged"
         case .subjectAreaChanged: "SubjectAreaChanged"
         case .locationChanged: "LocationChanged"
+        case .videoRecordingStarted: "VideoRecordingStarted"
+        case .videoRecordingStopped: "VideoRecordingStopped"
+        case .videoRecordingFailed: "VideoRecordingFailed"
+        case .videoThumbnailGenerated: "VideoThumbnailGenerated"
+        case .videoSigned: "VideoSigned"
+        case .videoUnsigned: "VideoUnsigned"
         case .disconnected: "Disconnected"
         }
     }
@@ -76,6 +97,22 @@ public enum LensEvent: Sendable, Equatable {
                 self = .subjectAreaChanged
             case ("LocationChanged", 1):
                 self = .locationChanged(try LensLocation(try Fields(a[0], "LocationChanged")))
+            case ("VideoRecordingStarted", 0):
+                self = .videoRecordingStarted
+            case ("VideoRecordingStopped", 0):
+                self = .videoRecordingStopped
+            case ("VideoRecordingFailed", 2):
+                guard let name = a[0].stringValue, let message = a[1].stringValue else { return nil }
+                self = .videoRecordingFailed(LensClientError(name: name, message: message))
+            case ("VideoThumbnailGenerated", 3):
+                guard let name = a[0].stringValue, let jpeg = a[1].bytesValue, let duration = a[2].doubleValue else { return nil }
+                self = .videoThumbnailGenerated(name: name, thumbnail: Data(jpeg), duration: duration)
+            case ("VideoSigned", 2):
+                guard let name = a[0].stringValue else { return nil }
+                self = .videoSigned(name: name, info: try LensVideoInfo(try Fields(a[1], "VideoSigned info")))
+            case ("VideoUnsigned", 2):
+                guard let name = a[0].stringValue else { return nil }
+                self = .videoUnsigned(name: name, info: try LensVideoInfo(try Fields(a[1], "VideoUnsigned info")))
             default:
                 return nil
             }

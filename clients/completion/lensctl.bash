@@ -10,7 +10,7 @@ _lensctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     local words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 
-    local commands="status devices capture watch set verify trust-anchor"
+    local commands="status devices capture record watch set verify trust-anchor"
     local common="--bus --json --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
@@ -39,6 +39,7 @@ _lensctl() {
         status|devices|trust-anchor) COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
         capture)
             COMPREPLY=($(compgen -W "-o --camera --flash --zoom --accuracy --timeout --force $common" -- "$cur")) ;;
+        record) COMPREPLY=($(compgen -W "-o --duration --force $common" -- "$cur")) ;;
         watch) COMPREPLY=($(compgen -W "--count --duration $common" -- "$cur")) ;;
         verify)
             if [[ $cur == -* ]]; then

@@ -34,7 +34,7 @@ enum CaptureCommand: Command {
         let accuracy = try args.number("--accuracy", in: 3...1500)
         let timeout = try args.number("--timeout", in: 0.001...86_400) ?? 60
         let force = args.has("--force")
-        try PhotoFile.checkTarget(args.last("-o"), force: force)
+        try OutputFile.checkTarget(args.last("-o"), force: force)
 
         let camera = try Connection.camera(args)
         let inbox = EventInbox(camera)
@@ -54,11 +54,11 @@ enum CaptureCommand: Command {
         let (bytes, anchor) = try Connection.client { () throws(LensClientError) in
             (try camera.fetchResult(name), try camera.trustAnchor())
         }
-        let sha256 = Digest.hash(Array(bytes)).map { String(format: "%02x", $0) }.joined()
+        let sha256 = SHA256Hex.of(bytes)
         guard sha256 == info.sha256, UInt64(bytes.count) == info.size else {
             throw CommandFailure(.failed, "photo \(name) arrived damaged: sha256 \(sha256), lensd announced \(info.sha256)")
         }
-        let path = try PhotoFile.write(bytes, to: args.last("-o") ?? "\(name).jpg", overwrite: force)
+        let path = try OutputFile.write(bytes, to: args.last("-o") ?? "\(name).jpg", overwrite: force)
         let report = try verify(bytes, anchorPEM: anchor)
         let result = CaptureJSON(name: name, path: path, info: info, report: report)
         if args.json { Output.json(result) } else { Output.line(result.text) }

@@ -28,4 +28,12 @@ enum Describe {
             return String(format: "location: %.0f m > %@", fix.accuracy, limit)
         }.joined(separator: ", ")
     }
+
+    /// "12.4 s, 372 frames, 3104228 bytes video/mp4, recovered, unsigned: no key".
+    static func video(_ info: LensVideoInfo) -> String {
+        var text = "\(String(format: "%.1f", info.duration)) s, \(info.frames) frames, \(info.size) bytes \(info.mime)"
+        if info.recovered { text += ", recovered" }
+        if let reason = info.reason { text += ", unsigned: \(reason)" }
+        return text
+    }
 }

@@ -10,6 +10,11 @@ struct EventJSON: Encodable {
     var size: UInt64?
     var sha256: String?
     var mime: String?
+    var duration_s: Double?
+    var frames: UInt32?
+    var recovered: Bool?
+    /// VideoUnsigned: why lensd could not sign the video.
+    var reason: String?
     var reasons: [String]?
     var error: String?
     var message: String?
@@ -39,8 +44,15 @@ struct EventJSON: Encodable {
             (size, sha256, mime) = (info.size, info.sha256, info.mime)
         case .captureDisabled(let reasons):
             self.reasons = reasons.map(\.rawValue)
-        case .captureEnabled, .subjectAreaChanged: break
-        case .failed(let error), .disconnected(let error):
+        case .videoThumbnailGenerated(let name, let thumbnail, let duration):
+            self.name = name
+            (thumbnail_size, duration_s) = (thumbnail.count, duration)
+        case .videoSigned(let name, let info), .videoUnsigned(let name, let info):
+            self.name = name
+            (size, mime, duration_s, frames, recovered, reason) = (info.size, info.mime, info.duration, info.frames,
+                                                                   info.recovered, info.reason)
+        case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped: break
+        case .failed(let error), .videoRecordingFailed(let error), .disconnected(let error):
             (self.error, message) = (error.name, error.message)
         case .zoomFactorChanged(let factor):
             zoom_factor = factor
@@ -56,7 +68,8 @@ struct EventJSON: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case event, time, name, thumbnail_size, size, sha256, mime, reasons, error, message, zoom_factor, point, device
+        case event, time, name, thumbnail_size, size, sha256, mime, duration_s, frames, recovered, reason, reasons, error
+        case message, zoom_factor, point, device
         case flash_mode, location, status
     }
 
@@ -70,6 +83,10 @@ struct EventJSON: Encodable {
         try c.encodeIfPresent(size, forKey: .size)
         try c.encodeIfPresent(sha256, forKey: .sha256)
         try c.encodeIfPresent(mime, forKey: .mime)
+        try c.encodeIfPresent(duration_s, forKey: .duration_s)
+        try c.encodeIfPresent(frames, forKey: .frames)
+        try c.encodeIfPresent(recovered, forKey: .recovered)
+        try c.encodeIfPresent(reason, forKey: .reason)
         try c.encodeIfPresent(reasons, forKey: .reasons)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(message, forKey: .message)

@@ -1,7 +1,7 @@
 /// lensctl: the command-line client of lensd.
 enum LensCtl {
     static let commands: [any Command.Type] = [
-        StatusCommand.self, DevicesCommand.self, CaptureCommand.self, WatchCommand.self, SetCommand.self,
+        StatusCommand.self, DevicesCommand.self, CaptureCommand.self, RecordCommand.self, WatchCommand.self, SetCommand.self,
         VerifyCommand.self, TrustAnchorCommand.self,
     ]
 

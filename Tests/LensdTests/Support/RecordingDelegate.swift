@@ -18,6 +18,12 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
         case flash(LensFlashMode)
         case subjectArea
         case location(LensLocation?)
+        case videoStarted
+        case videoStopped
+        case videoFailed(LensClientError)
+        case videoThumbnail(name: String, bytes: Int, duration: Double)
+        case videoSigned(name: String, info: LensVideoInfo)
+        case videoUnsigned(name: String, info: LensVideoInfo)
         case disconnected(LensClientError)
     }
 
@@ -61,6 +67,14 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
     func didChangeFlashMode(_ mode: LensFlashMode) { record(.flash(mode)) }
     func subjectAreaDidChange() { record(.subjectArea) }
     func didUpdateLocation(_ location: LensLocation?) { record(.location(location)) }
+    func didStartRecordingVideo() { record(.videoStarted) }
+    func didStopRecordingVideo() { record(.videoStopped) }
+    func didFailRecordingVideo(_ error: LensClientError) { record(.videoFailed(error)) }
+    func didGenerateVideoThumbnail(_ thumbnail: Data, name: String, duration: Double) {
+        record(.videoThumbnail(name: name, bytes: thumbnail.count, duration: duration))
+    }
+    func didGenerateTruepicVideo(name: String, info: LensVideoInfo) { record(.videoSigned(name: name, info: info)) }
+    func didGenerateUnsignedVideo(name: String, info: LensVideoInfo) { record(.videoUnsigned(name: name, info: info)) }
     func didDisconnect(_ error: LensClientError) { record(.disconnected(error)) }
 }
 
@@ -79,6 +93,12 @@ extension RecordingDelegate.Call {
         case .flash: "FlashModeChanged"
         case .subjectArea: "SubjectAreaChanged"
         case .location: "LocationChanged"
+        case .videoStarted: "VideoRecordingStarted"
+        case .videoStopped: "VideoRecordingStopped"
+        case .videoFailed: "VideoRecordingFailed"
+        case .videoThumbnail: "VideoThumbnailGenerated"
+        case .videoSigned: "VideoSigned"
+        case .videoUnsigned: "VideoUnsigned"
         case .disconnected: "Disconnected"
         }
     }

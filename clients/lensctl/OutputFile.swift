@@ -1,10 +1,11 @@
 import Foundation
 
-/// Writing the signed photo: all of it or nothing, and never over an existing file unless asked.
-enum PhotoFile {
-    /// Checked before capturing, so that a refusal costs no photo: an existing file (unless
-    /// `force`), a directory that is not there or not writable. nil: NAME.jpg in the current
-    /// directory, whose name is not known yet.
+/// Writing a signed result (photo or video): all of it or nothing, and never over an existing
+/// file unless asked.
+enum OutputFile {
+    /// Checked before capturing, so that a refusal costs no photo or video: an existing file
+    /// (unless `force`), a directory that is not there or not writable. nil: NAME.jpg or
+    /// NAME.mp4 in the current directory, whose name is not known yet.
     static func checkTarget(_ path: String?, force: Bool) throws {
         if let path, !force, FileManager.default.fileExists(atPath: path) {
             throw CommandFailure(.failed, "\(path) exists; pass --force to overwrite it")
@@ -13,18 +14,31 @@ enum PhotoFile {
         guard access(directory, W_OK) == 0 else { throw failure("cannot write to \(directory)") }
     }
 
-    /// Writes a temporary file beside `path` and fsyncs it, then renames it over `path`
-    /// (`overwrite`) or hard-links it there, which fails if a file appeared meanwhile. A reader
-    /// never sees a partial photo. Returns the absolute path.
     static func write(_ bytes: Data, to path: String, overwrite: Bool) throws -> String {
+        try write(to: path, overwrite: overwrite) { fd in
+            guard bytes.withUnsafeBytes({ writeAll(fd, $0) }) else { throw failure("cannot write \(path)") }
+        }.path
+    }
+
+    /// Lets `fill` write a temporary file beside `path` (through the fd it gets), fsyncs it, then
+    /// renames it over `path` (`overwrite`) or hard-links it there, which fails if a file
+    /// appeared meanwhile. A reader never sees a partial file; if `fill` throws, nothing is left.
+    /// Returns the absolute path and what `fill` returned.
+    static func write<T>(to path: String, overwrite: Bool, fill: (Int32) throws -> T) throws -> (path: String, filled: T) {
         let target = URL(fileURLWithPath: path).standardizedFileURL
         let temporary = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw failure("cannot create \(temporary)") }
         defer { unlink(temporary) }
-        let written = bytes.withUnsafeBytes { buffer in writeAll(fd, buffer) }
-        let synced = written && fsync(fd) == 0
+        let filled: T
+        do {
+            filled = try fill(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        let synced = fsync(fd) == 0
         close(fd)
         guard synced else { throw failure("cannot write \(temporary)") }
         if overwrite {
@@ -36,7 +50,7 @@ enum PhotoFile {
             }
         }
         syncDirectory(target.deletingLastPathComponent().path)
-        return target.path
+        return (target.path, filled)
     }
 
     private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {

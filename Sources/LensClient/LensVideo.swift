@@ -1,0 +1,40 @@
+import LensBus
+
+/// What lensd says about a recorded video (VideoSigned, VideoUnsigned). No sha256: hashing a
+/// long video would delay the signal; `LensCamera.fetchResult(_:into:)` returns it.
+public struct LensVideoInfo: Sendable, Equatable {
+    public var size: UInt64
+    /// "video/mp4".
+    public var mime: String
+    /// Seconds.
+    public var duration: Double
+    public var frames: UInt32
+    /// True when lensd had to rebuild the file from what was written (after a fault or a crash).
+    public var recovered: Bool
+    /// VideoUnsigned only: why lensd could not sign the video.
+    public var reason: String?
+
+    init(_ fields: Fields) throws(LensClientError) {
+        size = try fields.uint64("size")
+        mime = try fields.string("mime")
+        duration = try fields.double("duration")
+        frames = try fields.uint32("frames")
+        recovered = fields.optionalBool("recovered") ?? false
+        reason = fields.optionalString("reason")
+    }
+}
+
+/// How far a recording has got (the VideoRecordingProgress property).
+public struct LensVideoProgress: Sendable, Equatable {
+    /// Seconds recorded so far.
+    public var duration: Double
+    /// Bytes written so far.
+    public var size: UInt64
+
+    /// nil for the empty a{sv} lensd sends when this session is not recording.
+    init?(_ fields: Fields) throws(LensClientError) {
+        guard !fields.isEmpty else { return nil }
+        duration = try fields.double("duration")
+        size = try fields.uint64("size")
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import LensClient
+
+/// `lensctl record`: one signed video, recorded until a duration or a signal, written to a file.
+enum RecordCommand: Command {
+    static let name = "record"
+    static let synopsis = "record [-o FILE]       record a signed video until --duration or Ctrl-C, write it"
+    static let help = """
+    usage: lensctl record [-o FILE] [--duration S] [--force] [--bus ADDRESS] [--json]
+
+    Claims the camera in video mode and records until S seconds have passed or lensctl gets
+    SIGINT (Ctrl-C) or SIGTERM; a second signal ends lensctl at once (lensd still stores the
+    video). On a terminal, a live line on stderr shows length and size. Then it waits for lensd
+    to store and sign the video, writes the exact bytes to FILE (default NAME.mp4), and prints
+    name, length, size, path, and "signed" or "UNSIGNED: reason".
+
+      -o FILE        where to write the video; never overwritten without --force
+      --duration S   stop after S seconds (default: at the first signal)
+      --force        overwrite FILE
+
+    exit: 0 signed · 1 unsigned (the file is still written) or the recording failed ·
+          5 lensd did not store the video within 60 s of the stop
+    """
+
+    static func run(_ argv: [String]) throws -> ExitCode {
+        let args = try Arguments(argv, options: ["-o", "--duration"], switches: ["--force"])
+        _ = try args.positionals(0, "no arguments (the file is -o FILE)")
+        let duration = try args.number("--duration", in: .leastNonzeroMagnitude...Double.greatestFiniteMagnitude)
+        let force = args.has("--force")
+        try OutputFile.checkTarget(args.last("-o"), force: force)
+
+        let camera = try Connection.camera(args)
+        let inbox = EventInbox(camera)
+        // Before the recording starts, so that no signal from now on ends lensctl mid-way.
+        let stop = StopSignals()
+        try Connection.client { () throws(LensClientError) in
+            try camera.setCameraMode(.video)
+            try camera.startCaptureSession()
+            try camera.startVideoCapture()
+        }
+        // Capped so the conversion cannot overflow; nobody records for 30 years.
+        let end = duration.map { ContinuousClock.now + .milliseconds(Int(min($0, 1e9) * 1000)) }
+        let waiting = RecordingWaiting(camera: camera, inbox: inbox)
+        let stored = try waiting.stored(after: try waiting.record(until: end, stop: stop))
+
+        let target = args.last("-o") ?? "\(stored.name).mp4"
+        let (path, sha256) = try OutputFile.write(to: target, overwrite: force) { fd in
+            let info = try Connection.client { () throws(LensClientError) in
+                try camera.fetchResult(stored.name, into: FileHandle(fileDescriptor: fd, closeOnDealloc: false))
+            }
+            let sha256 = try SHA256Hex.of(fileDescriptor: fd, path: target)
+            guard sha256 == info.sha256, info.size == stored.info.size else {
+                throw CommandFailure(.failed, "video \(stored.name) arrived damaged: sha256 \(sha256) of \(info.size) bytes, "
+                                     + "lensd announced \(info.sha256) of \(stored.info.size)")
+            }
+            return sha256
+        }
+        let result = RecordJSON(path: path, stored: stored, sha256: sha256)
+        if args.json { Output.json(result) } else { Output.line(result.text) }
+        if let fault = stored.fault {
+            Output.error("the recording failed: \(fault.message); \(path) holds what was recorded")
+            return .failed
+        }
+        guard stored.signed else {
+            Output.error("\(path) is not signed: \(stored.info.reason ?? "lensd gave no reason")")
+            return .failed
+        }
+        return .ok
+    }
+}
+
+/// What `record` prints: the video written, as lensd announced it.
+struct RecordJSON: Encodable {
+    struct Fault: Encodable {
+        var error: String
+        var message: String
+    }
+
+    var name: String
+    var path: String
+    var size: UInt64
+    var sha256: String
+    var mime: String
+    var duration_s: Double
+    var frames: UInt32
+    var recovered: Bool
+    var signed: Bool
+    /// Why lensd could not sign it; only when unsigned.
+    var reason: String?
+    /// The fault that ended the recording early, if one did.
+    var recording_error: Fault?
+
+    init(path: String, stored: RecordingWaiting.Stored, sha256: String) {
+        name = stored.name
+        self.path = path
+        size = stored.info.size
+        self.sha256 = sha256
+        mime = stored.info.mime
+        duration_s = stored.info.duration
+        frames = stored.info.frames
+        recovered = stored.info.recovered
+        signed = stored.signed
+        reason = stored.signed ? nil : stored.info.reason ?? ""
+        recording_error = stored.fault.map { Fault(error: $0.name, message: $0.message) }
+    }
+
+    /// One line: "NAME  12.4 s  3104228 bytes  /path/NAME.mp4  signed".
+    var text: String {
+        let verdict = signed ? "signed" : "UNSIGNED: \(reason ?? "")"
+        return "\(name)  \(String(format: "%.1f", duration_s)) s  \(size) bytes  \(path)  \(verdict)"
+    }
+}
