@@ -1,7 +1,8 @@
 import CH264
 
 /// Software H.264 through OpenH264 (BSD-2; FACTS §0): Constrained Baseline, one thread, fixed
-/// bitrate, an IDR every keyFrameInterval frames. About 110 fps at 720p on one core (§2).
+/// bitrate, an IDR every keyFrameInterval frames (counted in frames encoded, not in time).
+/// About 110 fps at 720p on one core on a noisy camera pan (FACTS §2).
 /// One owner thread: OpenH264's encoder is not thread-safe.
 public final class H264Encoder {
     /// Beyond any H.264 level (level 6.2 tops out at 8192×4320).
@@ -69,6 +70,7 @@ public final class H264Encoder {
             let count = Int(ch264_layer_nals(encoder, layer, &bytes, &lengths))
             guard count > 0, var nal = bytes, let lengths else { continue }
             for length in UnsafeBufferPointer(start: lengths, count: count).map(Int.init) {
+                guard length > 0 else { throw H264Error("the encoder reported a NAL unit of \(length) bytes") }
                 try accessUnit.append(annexB: UnsafeBufferPointer(start: nal, count: length))
                 nal += length
             }
