@@ -146,11 +146,26 @@ public enum TestJPEG {
         public static let foreignApp11 = Variant(rawValue: 4)
     }
 
+    /// How the chroma is stored; .grey makes a one-component JPEG.
+    public enum Subsampling: String, Sendable {
+        case s420 = "4:2:0", s422 = "4:2:2", s444 = "4:4:4", grey
+    }
+
+    /// `color` makes a flat image of that R, G, B instead of gradient and noise; `noise` is
+    /// make_jpeg.py's blend factor (0 = the smooth gradient alone).
     @discardableResult
     public static func make(at url: URL, width: Int = 640, height: Int = 480,
-                     variant: Variant = [], seed: Int = 1) throws -> URL {
+                     variant: Variant = [], seed: Int = 1, subsampling: Subsampling? = nil,
+                     color: (red: UInt8, green: UInt8, blue: UInt8)? = nil, noise: Double? = nil) throws -> URL {
         var args = [url.path, "--width", String(width), "--height", String(height),
                     "--seed", String(seed)]
+        if let noise { args += ["--noise", String(noise)] }
+        switch subsampling {
+        case .grey: args.append("--grey")
+        case let subsampling?: args += ["--subsampling", subsampling.rawValue]
+        case nil: break
+        }
+        if let color { args += ["--color", "\(color.red),\(color.green),\(color.blue)"] }
         if variant.contains(.noApp0) { args.append("--no-app0") }
         if variant.contains(.exifFirst) { args.append("--exif-first") }
         if variant.contains(.foreignApp11) { args.append("--foreign-app11") }

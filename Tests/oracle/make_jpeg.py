@@ -4,6 +4,7 @@
 Usage:
   make_jpeg.py OUT --width W --height H [--no-app0] [--exif-first]
                [--foreign-app11] [--seed N] [--quality Q] [--noise 0..1]
+               [--subsampling 4:2:0|4:2:2|4:4:4] [--grey] [--color R,G,B]
 
 Segment layout of the result:
   default          SOI, APP0 (JFIF), DQT, SOF0, DHT, SOS ...
@@ -80,9 +81,15 @@ def make_pixels(width: int, height: int, seed: int, noise: float) -> Image.Image
 def build(args) -> bytes:
     import io
 
-    img = make_pixels(args.width, args.height, args.seed, args.noise)
+    if args.color:
+        img = Image.new("RGB", (args.width, args.height), tuple(args.color))
+    else:
+        img = make_pixels(args.width, args.height, args.seed, args.noise)
+    if args.grey:
+        img = img.convert("L")
     buf = io.BytesIO()
-    img.save(buf, format="JPEG", quality=args.quality)
+    options = {"subsampling": args.subsampling} if args.subsampling else {}
+    img.save(buf, format="JPEG", quality=args.quality, **options)
     segs, rest = split_header(buf.getvalue())
 
     if args.no_app0 or args.exif_first:
@@ -120,6 +127,11 @@ def main(argv=None) -> int:
     ap.add_argument("--quality", type=int, default=90)
     ap.add_argument("--noise", type=float, default=0.35,
                     help="noise blend factor 0..1 (1 = pure noise)")
+    ap.add_argument("--subsampling", choices=["4:2:0", "4:2:2", "4:4:4"],
+                    help="chroma subsampling (default: Pillow's, 4:2:0)")
+    ap.add_argument("--grey", action="store_true", help="a one-component greyscale JPEG")
+    ap.add_argument("--color", type=lambda v: [int(c) for c in v.split(",")],
+                    help="a flat R,G,B image instead of gradient and noise")
     args = ap.parse_args(argv)
     if args.width <= 0 or args.height <= 0:
         ap.error("width and height must be positive")

@@ -8,6 +8,11 @@ public protocol Camera: AnyObject {
     func close()
     /// Blocks until the next frame and returns it encoded; requires open().
     func capturePhoto() throws -> CapturedPhoto
+    /// Blocks until the next frame (paced at the camera's rate) and hands it to `body`; requires open().
+    /// The frame's buffers go back to the camera when `body` returns.
+    func withNextVideoFrame<T>(_ body: (VideoFrame) throws -> T) throws -> T
+    /// Frames per second the open device streams at (nil when closed/unknown).
+    var videoFrameRate: Double? { get }
     /// Absolute zoom. NaN, infinity or < 1 throw invalidArgument; larger than maxZoomFactor is
     /// clamped. Returns the factor in effect.
     @discardableResult func setZoom(_ factor: Double) throws -> Double

@@ -9,14 +9,20 @@ extension TurboJPEG {
     static let decodeFlags = Int32(TJFLAG_LIMITSCANS)
 
     static func header(of jpeg: [UInt8], _ handle: tjhandle) throws -> (width: Int, height: Int) {
-        guard !jpeg.isEmpty else { throw ImagingError("read JPEG header: no data") }
+        let header = try jpeg.withUnsafeBytes { try self.header(of: $0, handle) }
+        return (header.width, header.height)
+    }
+
+    /// The header with the TJSAMP_* subsampling and TJCS_* colour space.
+    static func header(of jpeg: UnsafeRawBufferPointer, _ handle: tjhandle) throws
+        -> (width: Int, height: Int, subsampling: Int32, colorspace: Int32) {
+        guard let bytes = jpeg.baseAddress, !jpeg.isEmpty else { throw ImagingError("read JPEG header: no data") }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let status = jpeg.withUnsafeBufferPointer {
-            tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
-        }
+        let status = tjDecompressHeader3(handle, bytes.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
+                                         &width, &height, &subsampling, &colorspace)
         guard status == 0 else { throw error("read JPEG header", handle) }
         guard width > 0, height > 0 else { throw ImagingError("read JPEG header: size \(width)×\(height)") }
-        return (Int(width), Int(height))
+        return (Int(width), Int(height), subsampling, colorspace)
     }
 
     /// The sizes DCT-scaled decoding produces for a width×height image, at most 1:1 (thumbnails

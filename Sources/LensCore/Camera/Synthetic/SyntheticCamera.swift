@@ -25,8 +25,9 @@ public final class SyntheticCamera: Camera {
     private var flashMode = FlashMode.off
     private var openedAt: Date?
     private var lastFrameNumber: UInt64?
-    /// The frame a photo is rendered into; allocated by the first capture, kept until close().
-    private var photoFrame: [UInt8] = []
+    /// The frame photos and video frames are rendered into; allocated by the first one, kept
+    /// until close().
+    private var frame: [UInt8] = []
     /// The unzoomed scene that digital zoom crops from; allocated by the first zoomed frame.
     private var sceneFrame: [UInt8] = []
 
@@ -69,7 +70,7 @@ public final class SyntheticCamera: Camera {
 
     public func close() {
         openedAt = nil
-        photoFrame = []
+        frame = []
         sceneFrame = []
     }
 
@@ -78,10 +79,9 @@ public final class SyntheticCamera: Camera {
         let (frameNumber, time) = waitForNextFrame(openedAt: openedAt)
         // Auto decides by scene light, and the synthetic scene is always well lit: only "on" fires.
         let flashFires = flashMode == .on
-        if photoFrame.count != frameByteCount { photoFrame = [UInt8](repeating: 0, count: frameByteCount) }
-        photoFrame.withUnsafeMutableBytes { render(frameNumber: frameNumber, time: time, flash: flashFires, into: $0) }
+        renderIntoFrame(frameNumber: frameNumber, time: time, flash: flashFires)
         do {
-            return try photoFrame.withUnsafeBytes { rgb in
+            return try frame.withUnsafeBytes { rgb in
                 CapturedPhoto(
                     jpeg: try JPEGCodec.encode(rgb: rgb, width: width, height: height, quality: quality),
                     thumbnail: try JPEGCodec.thumbnail(rgb: rgb, width: width, height: height,
@@ -95,9 +95,24 @@ public final class SyntheticCamera: Camera {
         }
     }
 
+    /// Video at frameRate: waits for the next frame like a photo does; a caller that fell behind
+    /// gets the current frame, so the frames in between are missing and the timestamps
+    /// (frame number / frameRate, exact) show the gap.
+    public func withNextVideoFrame<T>(_ body: (VideoFrame) throws -> T) throws -> T {
+        guard let openedAt else { throw CameraError.failed("the synthetic camera is not open") }
+        let (frameNumber, time) = waitForNextFrame(openedAt: openedAt)
+        renderIntoFrame(frameNumber: frameNumber, time: time, flash: false)
+        return try frame.withUnsafeBytes { rgb in
+            try body(VideoFrame(pixels: .rgb(rgb), width: width, height: height,
+                                timestamp: Double(frameNumber) / frameRate, sequence: frameNumber))
+        }
+    }
+
+    public var videoFrameRate: Double? { openedAt == nil ? nil : frameRate }
+
     /// Renders the current frame, unlit, at the current zoom into packed RGB (at least
     /// frameByteCount bytes), without waiting: frame number = floor(elapsed · frameRate) since
-    /// open(). For video, which paces itself. Requires open().
+    /// open(). For callers that pace themselves (tests and lens-bench step the clock). Requires open().
     public func renderFrame(into buffer: UnsafeMutableRawBufferPointer) -> (frameNumber: UInt64, time: Date) {
         guard let openedAt else { preconditionFailure("SyntheticCamera.renderFrame before open()") }
         let time = clock()
@@ -152,6 +167,11 @@ public final class SyntheticCamera: Camera {
     private static func frameNumber(at time: Date, openedAt: Date, frameRate: Double) -> UInt64 {
         let frames = (time.timeIntervalSince(openedAt) * frameRate).rounded(.down)
         return frames > 0 ? UInt64(frames) : 0
+    }
+
+    private func renderIntoFrame(frameNumber: UInt64, time: Date, flash: Bool) {
+        if frame.count != frameByteCount { frame = [UInt8](repeating: 0, count: frameByteCount) }
+        frame.withUnsafeMutableBytes { render(frameNumber: frameNumber, time: time, flash: flash, into: $0) }
     }
 
     private func render(frameNumber: UInt64, time: Date, flash: Bool, into buffer: UnsafeMutableRawBufferPointer) {

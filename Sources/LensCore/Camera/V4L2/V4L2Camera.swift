@@ -140,6 +140,37 @@ public final class V4L2Camera: Camera {
         }
     }
 
+    /// Frames as the device streams them, every one (nothing is discarded, unlike for a photo):
+    /// MJPEG trimmed at its EOI, or RGB24. Digital zoom does not apply: a JPEG frame cannot be
+    /// cropped without changing the stream's size; a device's own zoom does.
+    public func withNextVideoFrame<T>(_ body: (VideoFrame) throws -> T) throws -> T {
+        guard let stream, let format else { throw CameraError.failed("\(description.path) is not open") }
+        let frame: V4L2Stream.Frame
+        do {
+            guard let next = try stream.next(timeout: Self.frameTimeoutMilliseconds) else {
+                throw V4L2Errno("no frame from \(description.path) within \(Self.frameTimeoutMilliseconds) ms", code: ETIMEDOUT)
+            }
+            frame = next
+        } catch let error as V4L2Errno {
+            // The device is gone or broken: let go of it, as capturePhoto does.
+            close()
+            throw CameraError.failed("capture from \(description.path) failed: \(error)")
+        }
+        defer { try? stream.requeue(frame.index) }
+        let pixels: VideoFrame.Pixels
+        do {
+            pixels = isJPEG(format)
+                ? .jpeg(UnsafeRawBufferPointer(rebasing: frame.bytes[..<(try JPEGFrame.trimmedCount(frame.bytes))]))
+                : .rgb(try rgbPixels(frame.bytes, format: format))
+        } catch let error as ImagingError {
+            throw CameraError.failed("the frame from \(description.path) is unusable: \(error)")
+        }
+        return try body(VideoFrame(pixels: pixels, width: format.width, height: format.height,
+                                   timestamp: frame.timestamp, sequence: UInt64(frame.sequence)))
+    }
+
+    public var videoFrameRate: Double? { stream == nil ? nil : frameRate }
+
     @discardableResult
     public func setZoom(_ factor: Double) throws -> Double {
         guard factor.isFinite, factor >= 1 else {
@@ -188,12 +219,17 @@ public final class V4L2Camera: Camera {
                                                     quality: CapturedPhoto.thumbnailQuality)
             return (jpeg, thumbnail, width, height)
         }
+        let encoded = try encodeRGB(try rgbPixels(bytes, format: format), width: format.width, height: format.height, zoom: factor)
+        return (encoded.jpeg, encoded.thumbnail, format.width, format.height)
+    }
+
+    /// An RGB24 frame's pixels, checked against the format: unpadded rows, all of them there.
+    private func rgbPixels(_ bytes: UnsafeRawBufferPointer, format: V4L2Device.Format) throws -> UnsafeRawBufferPointer {
         let rowBytes = format.width * 3
         guard format.bytesPerLine == rowBytes, bytes.count >= rowBytes * format.height else {
             throw ImagingError("frame of \(bytes.count) bytes (\(format.bytesPerLine) per line) is not \(format.width)×\(format.height) RGB24")
         }
-        let encoded = try encodeRGB(bytes, width: format.width, height: format.height, zoom: factor)
-        return (encoded.jpeg, encoded.thumbnail, format.width, format.height)
+        return UnsafeRawBufferPointer(rebasing: bytes[..<(rowBytes * format.height)])
     }
 
     private func encodeRGB(_ rgb: UnsafeRawBufferPointer, width: Int, height: Int, zoom: Double) throws -> (jpeg: [UInt8], thumbnail: [UInt8]) {

@@ -13,6 +13,9 @@ final class V4L2Stream {
         var index: UInt32
         var bytes: UnsafeRawBufferPointer
         var sequence: UInt32
+        /// Seconds on the buffer's clock (CLOCK_MONOTONIC for capture drivers), or the time of
+        /// dequeuing where the driver left it zero.
+        var timestamp: Double
     }
 
     init(device: V4L2Device, bufferCount: UInt32 = 4) throws {
@@ -90,7 +93,15 @@ final class V4L2Stream {
         let mapped = buffers[Int(buffer.index)]
         return Frame(index: buffer.index,
                      bytes: UnsafeRawBufferPointer(rebasing: mapped[..<min(Int(buffer.bytesused), mapped.count)]),
-                     sequence: buffer.sequence)
+                     sequence: buffer.sequence, timestamp: Self.timestamp(of: buffer))
+    }
+
+    private static func timestamp(of buffer: v4l2_buffer) -> Double {
+        let time = buffer.timestamp
+        guard time.tv_sec == 0 && time.tv_usec == 0 else { return Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
     }
 
     private static func buffer(index: UInt32) -> v4l2_buffer {
