@@ -1,10 +1,8 @@
-import LensTestSupport
 import Foundation
-@testable import C2PA
 
 /// Test MP4s made by ffmpeg (testsrc), and what ffmpeg decodes from them.
-enum TestMP4 {
-    enum Kind: String, CaseIterable {
+public enum TestMP4 {
+    public enum Kind: String, CaseIterable, Sendable {
         /// H.264, ffmpeg's default layout: ftyp, free (8 bytes), mdat, moov.
         case h264MoovLast
         /// H.264 with `+faststart`: ftyp, moov, free, mdat.
@@ -16,7 +14,7 @@ enum TestMP4 {
     }
 
     @discardableResult
-    static func make(at url: URL, _ kind: Kind, seconds: Int = 2) throws -> URL {
+    public static func make(at url: URL, _ kind: Kind, seconds: Int = 2) throws -> URL {
         var argv = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-t", String(seconds)]
         switch kind {
         case .h264MoovLast: argv += ["-c:v", "libx264", "-pix_fmt", "yuv420p"]
@@ -29,27 +27,8 @@ enum TestMP4 {
     }
 
     /// ffmpeg's per-frame MD5s of every decoded frame (with timestamps and sizes).
-    static func frameMD5(_ url: URL) throws -> String {
+    public static func frameMD5(_ url: URL) throws -> String {
         try run(["ffmpeg", "-v", "error", "-i", url.path, "-f", "framemd5", "-"])
-    }
-
-    /// Copies `input` with a `free` box of `size` bytes spliced in right after ftyp (chunk offsets
-    /// moved to match), the layout lensd's recorder writes; returns the box's range.
-    static func withReserve(_ input: URL, size: Int, into output: URL) throws -> Range<Int> {
-        var bytes = Array(try Data(contentsOf: input))
-        let boxes = try BMFFScanner.children(of: bytes[...], at: 0)
-        for moov in boxes where moov.type == "moov" {
-            var moved = Array(bytes[moov.range])
-            try MP4ChunkOffsets.shift(moov: &moved, box: moov, by: size)
-            bytes.replaceSubrange(moov.range, with: moved)
-        }
-        var free: [UInt8] = []
-        free.appendBigEndian(UInt32(size))
-        free.append(ascii: "free")
-        free += [UInt8](repeating: 0, count: size - 8)
-        bytes.insert(contentsOf: free, at: boxes[0].end)
-        try Data(bytes).write(to: output)
-        return boxes[0].end..<(boxes[0].end + size)
     }
 
     @discardableResult
