@@ -118,27 +118,9 @@ final class VerifierVersusReferenceTests: XCTestCase {
         return file
     }
 
-    /// Runs both verifiers and asserts they agree; `expect` pins the reference's state too, so a
-    /// tamper that both miss cannot pass.
     @discardableResult
     private func agree(on file: URL, anchors: [URL]? = nil, expect: String, _ context: String = "",
                        line: UInt = #line) throws -> VerificationReport {
-        let anchors = anchors ?? [pki.root]
-        let reference = try ReferenceValidator.verdict(file: file, anchors: anchors)
-        let own = try LensdSigning.verify(file, anchors: anchors)
-        let ownFailures = Set(own.failures.map(\.code))
-        if reference.validationState == nil {
-            // c2pa-rs raised instead of rating the file.
-            XCTAssertEqual(reference.exitStatus, 3, "\(context): \(reference.error ?? "")", line: line)
-            XCTAssertEqual(own.state, .invalid, context, line: line)
-            XCTAssertTrue(ownFailures.contains(StatusCode.generalError) || ownFailures.contains(StatusCode.claimMalformed),
-                          "\(context): \(ownFailures)", line: line)
-            XCTAssertEqual("Invalid", expect, context, line: line)
-        } else {
-            XCTAssertEqual(reference.validationState, expect, "\(context): reference \(reference.failureCodes)", line: line)
-            XCTAssertEqual(own.state.rawValue, reference.validationState, "\(context): lensd \(own.failures)", line: line)
-            XCTAssertEqual(ownFailures, Set(reference.failureCodes), context, line: line)
-        }
-        return own
+        try assertVerifiersAgree(on: file, anchors: anchors ?? [pki.root], expect: expect, context, line: line)
     }
 }

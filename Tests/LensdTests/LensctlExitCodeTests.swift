@@ -1,3 +1,4 @@
+import C2PA
 import Foundation
 import LensTestSupport
 import XCTest
@@ -59,6 +60,23 @@ final class LensctlExitCodeTests: LensdTestCase {
         try lensctl.expect(6, ["verify", plain.path])
         try lensctl.expect(7, ["verify", tmp.file("missing.jpg").path])
         try lensctl.expect(7, ["verify", "--trust-anchor", tmp.file("missing.pem").path, plain.path])
+    }
+
+    /// Videos go through the same verdicts: no manifest, not trusted, trusted (with --json).
+    func testVerifiesMP4() throws {
+        let plain = try TestMP4.make(at: tmp.file("plain.mp4"), .h264MoovLast)
+        try lensctl.expect(6, ["verify", plain.path])
+        let pki = try TestPKI.make(in: tmp.file("pki"))
+        let signer = try SoftwareSigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8),
+                                        chainPEM: try String(contentsOf: pki.chain, encoding: .utf8))
+        let writer = ManifestWriter(generator: ClaimGeneratorInfo(name: "lensctl-test", version: "0"),
+                                    assertions: [ActionsAssertion(when: Date(), digitalSourceType: .digitalCapture)], signer: signer)
+        let video = tmp.file("video.mp4")
+        try MP4Signer(writer: writer).sign(inputPath: plain.path, outputPath: video.path)
+        try lensctl.expect(1, ["verify", "--require-trusted", video.path])
+        let trusted = try lensctl.expect(0, ["verify", "--require-trusted", "--trust-anchor", pki.root.path, video.path, "--json"])
+        try JSONSchemaCheck.assertValid(trusted.stdout, schema: "verify")
+        XCTAssertTrue(trusted.stdout.contains("\"validation_state\" : \"Trusted\""), trusted.stdout)
     }
 }
 

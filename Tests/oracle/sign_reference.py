@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
-"""sign_reference.py - sign a JPEG with c2pa-python's Builder (the reference writer).
+"""sign_reference.py - sign a JPEG or MP4 with c2pa-python's Builder (the reference writer).
 
 Usage:
   sign_reference.py IN OUT --key PEM --chain PEM [--alg es256|es384] [--thumbnail]
                     [--claim-version 1|2] [--title T] [--when RFC3339] [--callback]
+                    [--format MIME]
 
 The manifest holds, all in created_assertions (v2) / assertions (v1):
   c2pa.actions.v2  [{action: c2pa.created, when, digitalSourceType: digitalCapture}]
   c2pa.metadata    JSON-LD with exif:GPSLatitude / exif:GPSLongitude / exif:GPSAltitude
-  c2pa.hash.data   (added by c2pa-rs)
+  c2pa.hash.data   (added by c2pa-rs; c2pa.hash.bmff.v3 for MP4)
   c2pa.thumbnail.claim only with --thumbnail (settings builder.thumbnail.enabled).
 --claim-version 1 sets the manifest definition's "claim_version": 1 (c2pa.claim, urn:uuid:).
 --key is a PKCS#8 PEM ("BEGIN PRIVATE KEY"); --chain is leaf first, then intermediates.
 --callback signs through Signer.from_callback with the `cryptography` package (raw r||s)
-instead of C2paSignerInfo. Prints OUT. Exit 1 with a message on failure.
+instead of C2paSignerInfo. --format defaults to the type sniffed from IN's bytes. Prints OUT. Exit 1 with a message on failure.
 """
 import argparse
 import datetime
@@ -73,12 +74,13 @@ def main(argv=None):
     ap.add_argument("--when", help="c2pa.created 'when' (default: now, UTC)")
     ap.add_argument("--callback", action="store_true",
                     help="sign via Signer.from_callback + cryptography")
-    ap.add_argument("--format", default="image/jpeg")
+    ap.add_argument("--format", help="MIME type (default: sniffed from IN's bytes)")
     args = ap.parse_args(argv)
 
     warnings.simplefilter("ignore")
     try:
         import c2pa
+        from c2pa_verdict import sniff_format
 
         key = open(args.key, "rb").read()
         chain = open(args.chain, "rb").read()
@@ -99,7 +101,7 @@ def main(argv=None):
                 c2pa.C2paSignerInfo(args.alg.encode(), chain, key, None))
         builder = c2pa.Builder(manifest_definition(args), context=ctx)
         with open(args.input, "rb") as src, open(args.output, "w+b") as dst:
-            builder.sign(signer, args.format, src, dst)
+            builder.sign(signer, args.format or sniff_format(args.input) or "image/jpeg", src, dst)
     except Exception as e:  # noqa: BLE001
         try:
             import os

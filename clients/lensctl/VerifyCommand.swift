@@ -6,11 +6,11 @@ import LensCrypto
 /// `lensctl verify FILE [--trust-anchor PEM]... [--require-trusted] [--bus ADDRESS] [--json]`
 enum VerifyCommand: Command {
     static let name = "verify"
-    static let synopsis = "verify FILE            check a photo's C2PA manifest: signature, signer, hashes, capture data"
+    static let synopsis = "verify FILE            check a photo's or video's C2PA manifest and capture data"
     static let help = """
     usage: lensctl verify FILE [--trust-anchor PEM]... [--require-trusted] [--bus ADDRESS] [--json]
 
-    Verifies FILE's C2PA manifest with lensd's own verifier, offline: Trusted (signature intact,
+    Verifies FILE's C2PA manifest (JPEG or MP4) with lensd's own verifier, offline: Trusted (signature intact,
     signer chains to a trust anchor), Valid (intact, signer not trusted) or Invalid. Prints the
     signer, certificate expiry, capture time, location and device.
 
@@ -26,14 +26,13 @@ enum VerifyCommand: Command {
         let path = try args.positionals(1, "exactly one FILE")[0]
         var anchors = try args.all("--trust-anchor").flatMap(readAnchors)
         if args.last("--bus") != nil { anchors += try daemonAnchors(args) }
-        let bytes = try Output.readInput(path)
         let report: VerificationReport
         do {
-            report = try Verifier(trustAnchors: anchors).verify(jpeg: bytes)
+            report = try Verifier(trustAnchors: anchors).verify(fileAt: path)
         } catch C2PAError.noManifest {
             throw CommandFailure(.noManifest, "\(path): no C2PA manifest")
         } catch {
-            throw CommandFailure(.unreadableInput, "\(path): not a readable JPEG (\(error))")
+            throw CommandFailure(.unreadableInput, "\(path): not a readable JPEG or MP4 (\(error))")
         }
         if args.json {
             Output.json(VerifyJSON(file: path, report: report))

@@ -9,6 +9,9 @@ public enum Labels {
     public static let actions = "c2pa.actions.v2"
     public static let metadata = "c2pa.metadata"
     public static let dataHash = "c2pa.hash.data"
+    /// Base label of the BMFF hard binding; only .v2 and .v3 count (plain v1 was removed from the spec).
+    public static let bmffHash = "c2pa.hash.bmff"
+    public static let bmffHashV3 = "c2pa.hash.bmff.v3"
     public static let thumbnailClaimJPEG = "c2pa.thumbnail.claim.jpeg"
 
     /// Strips the version and instance suffixes: "c2pa.actions.v2" and "c2pa.actions__1" → "c2pa.actions".

@@ -52,7 +52,9 @@ public struct JPEGSigner: Sendable {
             try output.seek(to: insertion + plan.segmentsLength)
             try output.write(UnsafeRawBufferPointer(rebasing: raw[insertion...]))
         }
-        try copyRest(of: input, to: output, hashingInto: hasher, bufferSize: max(bufferSize, 4096))
+        let copier = HashingCopier(output: output, bufferSize: bufferSize)
+        try copier.copy(from: input, hashingInto: hasher)
+        try copier.finish()
         let store = try plan.store(hash: hasher.finalize())
         try output.write(JPEGXT.segments(store: store, chunk: chunkSize), at: insertion)
     }
@@ -68,31 +70,6 @@ public struct JPEGSigner: Sendable {
                 return (header, insertion)
             }
         }
-    }
-
-    /// Double-buffered: while one buffer is written by the background writer, the next is read and hashed.
-    private func copyRest(of input: borrowing POSIXFile, to output: borrowing POSIXFile, hashingInto hasher: Hasher,
-                          bufferSize: Int) throws {
-        let buffers = (0..<2).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 64) }
-        let writer = BackgroundWriter(fd: output.fd, path: output.path)
-        defer { buffers.forEach { $0.deallocate() } }
-        var result: Result<Void, Error> = .success(())
-        var index = 0
-        do {
-            while true {
-                let n = try input.read(into: buffers[index])
-                if n == 0 { break }
-                let chunk = UnsafeRawBufferPointer(rebasing: buffers[index][..<n])
-                hasher.update(chunk)
-                try writer.write(chunk)
-                index ^= 1
-            }
-        } catch {
-            result = .failure(error)
-        }
-        // The writer must be done with the buffers before they are freed, error or not.
-        try writer.finish()
-        try result.get()
     }
 
     /// The size of the APP11 segments and a way to build the store once the hash is known.

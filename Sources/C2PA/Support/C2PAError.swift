@@ -8,6 +8,8 @@ public enum C2PAError: Error, Equatable, CustomStringConvertible, Sendable {
     case unsupported(String)
     /// The signer failed or produced something unusable.
     case signing(String)
+    /// The signed manifest needs `needed` bytes where only `available` were reserved; nothing was written.
+    case doesNotFit(needed: Int, available: Int)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum C2PAError: Error, Equatable, CustomStringConvertible, Sendable {
         case .malformed(let why): return "malformed: \(why)"
         case .unsupported(let why): return "unsupported: \(why)"
         case .signing(let why): return "signing failed: \(why)"
+        case .doesNotFit(let needed, let available):
+            return "the manifest needs \(needed) bytes, \(available) were reserved"
         }
     }
 }

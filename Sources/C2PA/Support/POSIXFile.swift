@@ -27,6 +27,41 @@ struct POSIXFile: ~Copyable {
         }
     }
 
+    /// Reads exactly `count` bytes at `offset`; a file that ends first is malformed input.
+    func read(count: Int, at offset: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = try bytes.withUnsafeMutableBytes { try read(into: $0, at: offset) }
+        guard n == count else { throw C2PAError.malformed("\(path) ends at \(offset + n), \(count) bytes were needed at \(offset)") }
+        return bytes
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset` without moving the file position; fewer only at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Self.error("read", path)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    var size: Int {
+        get throws {
+            var status = stat()
+            guard fstat(fd, &status) == 0 else { throw Self.error("stat", path) }
+            return Int(status.st_size)
+        }
+    }
+
+    func sync() throws {
+        guard fsync(fd) == 0 else { throw Self.error("fsync", path) }
+    }
+
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         try POSIXFileReference(fd: fd, path: path).write(bytes)
     }

@@ -16,6 +16,9 @@ public enum StatusCode {
     public static let dataHashMatch = "assertion.dataHash.match"
     public static let dataHashMismatch = "assertion.dataHash.mismatch"
     public static let dataHashMalformed = "assertion.dataHash.malformed"
+    public static let bmffHashMatch = "assertion.bmffHash.match"
+    public static let bmffHashMismatch = "assertion.bmffHash.mismatch"
+    public static let bmffHashMalformed = "assertion.bmffHash.malformed"
     public static let algorithmUnsupported = "algorithm.unsupported"
     public static let generalError = "general.error"
 }

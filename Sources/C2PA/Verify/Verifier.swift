@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import LensCrypto
 
@@ -27,15 +30,64 @@ public struct Verifier: Sendable {
             return check.report()
         }
         guard let store = check.parse(found.store) else { return check.report() }
-        check.verify(store: store, asset: Asset(bytes: jpeg, storeLocation: found.location), anchors: trustAnchors, now: now)
+        check.verify(store: store, asset: .jpeg(bytes: jpeg, storeLocation: found.location), anchors: trustAnchors, now: now)
         return check.report()
+    }
+
+    /// Verifies an MP4 (any ISO-BMFF file) from its root boxes; media data is streamed through the
+    /// hash, never loaded whole. Throws `noManifest` without a C2PA uuid box, `unsupported` when the
+    /// file does not start with ftyp or cannot be opened; a broken box structure is an Invalid report.
+    public func verify(mp4Path path: String) throws -> VerificationReport {
+        let file = try POSIXFile(path: path, flags: O_RDONLY)
+        guard try file.size >= 8, try file.read(count: 4, at: 4) == Array("ftyp".utf8) else {
+            throw C2PAError.unsupported("\(path) is not an MP4 (no ftyp box first)")
+        }
+        var check = Check()
+        let boxes: [BMFFBox], store: [UInt8]
+        do {
+            boxes = try BMFFScanner.rootBoxes(of: file)
+            let stores = try boxes.filter(\.isC2PA).compactMap { box in
+                try ContentProvenanceBox.manifestStore(payload: try file.read(count: box.size - box.headerSize, at: box.payload.lowerBound))
+            }
+            guard let first = stores.first else { throw C2PAError.noManifest }
+            guard stores.count == 1 else { throw C2PAError.malformed("\(stores.count) C2PA manifest boxes") }
+            store = first
+        } catch C2PAError.malformed(let why) {
+            check.add(.failure, StatusCode.generalError, "the manifest store cannot be read: \(why)")
+            return check.report()
+        }
+        guard let parsed = check.parse(store) else { return check.report() }
+        check.verify(store: parsed, asset: .bmff(path: path, boxes: boxes), anchors: trustAnchors, now: now)
+        return check.report()
+    }
+
+    /// Verifies a JPEG or an MP4, told apart by their first bytes (SOI, or ftyp at offset 4).
+    public func verify(fileAt path: String) throws -> VerificationReport {
+        let file = try POSIXFile(path: path, flags: O_RDONLY)
+        var head = [UInt8](repeating: 0, count: 8)
+        let n = try head.withUnsafeMutableBytes { try file.read(into: $0) }
+        if n >= 2, head[0] == 0xFF, head[1] == JPEGSegment.startOfImage {
+            // Read on from where the sniff stopped: the path may be a pipe.
+            var jpeg = Array(head[..<n])
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while case let count = try buffer.withUnsafeMutableBytes({ try file.read(into: $0) }), count > 0 {
+                jpeg += buffer[..<count]
+            }
+            return try verify(jpeg: jpeg)
+        }
+        guard n == 8, Array(head[4..<8]) == Array("ftyp".utf8) else {
+            throw C2PAError.unsupported("\(path) is neither a JPEG nor an MP4")
+        }
+        return try verify(mp4Path: path)
     }
 }
 
-/// The signed bytes and where their manifest store sits in them.
-private struct Asset {
-    var bytes: [UInt8]
-    var storeLocation: Range<Int>
+/// The signed asset as the hard-binding checks read it.
+private enum Asset {
+    /// A JPEG in memory and where its manifest store sits in it.
+    case jpeg(bytes: [UInt8], storeLocation: Range<Int>)
+    /// An ISO-BMFF file, read again from disk when hashed.
+    case bmff(path: String, boxes: [BMFFBox])
 }
 
 /// One verification run: collects statuses while it walks the manifest.
@@ -158,9 +210,15 @@ private struct Check {
             } else {
                 add(.failure, StatusCode.hashedURIMismatch, "hash does not match assertion data: \(url)", url: url)
             }
-            if Labels.base(target.label) == Labels.dataHash {
+            switch Labels.base(target.label) {
+            case Labels.dataHash:
                 hardBindings += 1
                 verifyDataHash(box, claim: claim, asset: asset, url: url)
+            case Labels.bmffHash where target.label != Labels.bmffHash:  // plain v1 is ignored, as c2pa-rs does
+                hardBindings += 1
+                verifyBMFFHash(box, claim: claim, asset: asset, url: url)
+            default:
+                break
             }
         }
         if hardBindings == 0 {
@@ -177,13 +235,17 @@ private struct Check {
             add(.failure, StatusCode.dataHashMalformed, "data hash assertion is malformed: \(error)", url: url)
             return
         }
+        guard case .jpeg(let bytes, let storeLocation) = asset else {
+            add(.failure, StatusCode.dataHashMismatch, "lensd checks c2pa.hash.data on JPEG files only", url: url)
+            return
+        }
         // The exclusion must be exactly the store: anything else leaves bytes unsigned or hides a move.
         let excluded = binding.exclusions.map { $0.start..<($0.start + $0.length) }
-        if !excluded.contains(asset.storeLocation) {
+        if !excluded.contains(storeLocation) {
             add(.failure, StatusCode.dataHashMismatch,
                 "data hash exclusion does not match the manifest location in the asset", url: url)
         }
-        guard let digest = DataHash.compute(asset.bytes, excluding: binding.exclusions, algorithm: binding.algorithm) else {
+        guard let digest = DataHash.compute(bytes, excluding: binding.exclusions, algorithm: binding.algorithm) else {
             add(.failure, StatusCode.dataHashMismatch, "data hash exclusions are out of range", url: url)
             return
         }
@@ -191,6 +253,31 @@ private struct Check {
             add(.success, StatusCode.dataHashMatch, "data hash valid", url: url)
         } else {
             add(.failure, StatusCode.dataHashMismatch, "asset hash error, name: jumbf manifest, error: hash verification", url: url)
+        }
+    }
+
+    /// Like c2pa-rs: an assertion that does not read is malformed; anything that stops the hash
+    /// (an exclusion lensd cannot evaluate, a file that ends early) is a mismatch.
+    private mutating func verifyBMFFHash(_ box: JUMBFSuperbox, claim: Claim, asset: Asset, url: String) {
+        let binding: BMFFHashAssertion
+        do {
+            guard let cbor = box.content("cbor") else { throw C2PAError.malformed("no CBOR content") }
+            binding = try BMFFHashAssertion(cbor: try CBORDecoder.decode(cbor), claimAlgorithm: claim.algorithm ?? .sha256)
+        } catch {
+            add(.failure, StatusCode.bmffHashMalformed, "bmff hash assertion is malformed: \(error)", url: url)
+            return
+        }
+        let name = binding.name ?? "unnamed"
+        do {
+            guard case .bmff(let path, let boxes) = asset else {
+                throw C2PAError.unsupported("lensd checks c2pa.hash.bmff on ISO-BMFF files only")
+            }
+            let file = try POSIXFile(path: path, flags: O_RDONLY)
+            let digest = try BMFFHash.digest(of: file, boxes: boxes, exclusions: binding.exclusions, algorithm: binding.algorithm)
+            guard digest == binding.hash else { throw C2PAError.malformed("BMFF file level hash mismatch") }
+            add(.success, StatusCode.bmffHashMatch, "data hash valid", url: url)
+        } catch {
+            add(.failure, StatusCode.bmffHashMismatch, "asset hash error, name: \(name), error: \(error)", url: url)
         }
     }
 

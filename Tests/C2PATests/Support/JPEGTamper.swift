@@ -2,12 +2,10 @@ import LensTestSupport
 import Foundation
 
 /// Byte-level damage to signed JPEGs, for tamper tests.
-struct JPEGTamper {
+struct JPEGTamper: ByteTampering {
     var bytes: [UInt8]
 
     init(_ url: URL) throws { bytes = Array(try Data(contentsOf: url)) }
-
-    func write(to url: URL) throws { try Data(bytes).write(to: url) }
 
     /// (offset, total length) of every header segment up to SOS.
     var segments: [(marker: UInt8, offset: Int, length: Int)] {
@@ -41,17 +39,6 @@ struct JPEGTamper {
     /// Offset just past the manifest store (the claim signature's r‖s ends there).
     var storeEnd: Int { storeSegments.last.map { $0.offset + $0.length }! }
 
-    func offset(of text: String, after start: Int = 0) -> Int? {
-        let needle = Array(text.utf8)
-        guard bytes.count >= needle.count else { return nil }
-        for i in start...(bytes.count - needle.count) where bytes[i..<(i + needle.count)].elementsEqual(needle) {
-            return i
-        }
-        return nil
-    }
-
-    mutating func flip(at offset: Int) { bytes[offset] ^= 0x01 }
-
     mutating func insert(_ byte: UInt8, at offset: Int) { bytes.insert(byte, at: offset) }
 
     /// Swaps the first two store segments in file order, keeping their sequence numbers.
@@ -61,13 +48,5 @@ struct JPEGTamper {
         let a = Array(bytes[segs[0].offset..<(segs[0].offset + segs[0].length)])
         let b = Array(bytes[segs[1].offset..<(segs[1].offset + segs[1].length)])
         bytes.replaceSubrange(segs[0].offset..<(segs[1].offset + segs[1].length), with: b + a)
-    }
-
-    /// Replaces one byte string with another of the same length (e.g. a certificate).
-    mutating func replace(_ old: [UInt8], with new: [UInt8]) throws {
-        precondition(old.count == new.count)
-        guard let start = (0...(bytes.count - old.count)).first(where: { bytes[$0..<($0 + old.count)].elementsEqual(old) })
-        else { throw TestToolError("bytes to replace not found") }
-        bytes.replaceSubrange(start..<(start + old.count), with: new)
     }
 }

@@ -18,21 +18,39 @@ enum LensdSigning {
                         make: "Lensd Test", model: "matrix camera", digitalZoomRatio: 2, location: location)
     }
 
+    /// The manifest the daemon writes for a capture: created action and capture metadata.
+    static func writer(pki: TestPKI, metadata: CaptureMetadata, thumbnail: [UInt8]? = nil) throws -> ManifestWriter {
+        var assertions: [any Assertion] = [ActionsAssertion(when: metadata.captureTime, digitalSourceType: .digitalCapture),
+                                           MetadataAssertion(metadata)]
+        if let thumbnail { assertions.append(ThumbnailAssertion(jpeg: thumbnail)) }
+        return ManifestWriter(generator: generator, assertions: assertions, signer: try signer(pki))
+    }
+
     /// Signs `input` into `output` (streaming, file to file) and returns what went into the manifest.
     @discardableResult
     static func sign(_ input: URL, into output: URL, pki: TestPKI, location: GeoLocation? = nil,
                      chunkSize: Int = 65_000, thumbnail: [UInt8]? = nil) throws -> CaptureMetadata {
         let metadata = metadata(location: location)
-        var assertions: [any Assertion] = [ActionsAssertion(when: metadata.captureTime, digitalSourceType: .digitalCapture),
-                                           MetadataAssertion(metadata)]
-        if let thumbnail { assertions.append(ThumbnailAssertion(jpeg: thumbnail)) }
-        let writer = ManifestWriter(generator: generator, assertions: assertions, signer: try signer(pki))
+        let writer = try writer(pki: pki, metadata: metadata, thumbnail: thumbnail)
         try JPEGSigner(writer: writer, chunkSize: chunkSize).sign(inputPath: input.path, outputPath: output.path)
         return metadata
     }
 
+    /// Signs an MP4 file to file: into a large enough free box after ftyp, else by inserting the box.
+    static func signMP4(_ input: URL, into output: URL, pki: TestPKI, location: GeoLocation? = nil) throws {
+        let writer = try writer(pki: pki, metadata: metadata(location: location))
+        try MP4Signer(writer: writer).sign(inputPath: input.path, outputPath: output.path)
+    }
+
+    /// Signs an MP4 in place into its reserved free box, as the recorder does at stop.
+    static func signMP4InPlace(_ file: URL, reserve: Range<Int>, pki: TestPKI, location: GeoLocation? = nil) throws {
+        let writer = try writer(pki: pki, metadata: metadata(location: location))
+        try MP4Signer(writer: writer).signInPlace(path: file.path, reserve: reserve, hash: try BMFFHash.hash(fileAt: file.path))
+    }
+
+    /// lensd's verifier on a JPEG or MP4 file.
     static func verify(_ file: URL, anchors: [URL]) throws -> VerificationReport {
         let certificates = try anchors.flatMap { try Certificate.parsePEM(try String(contentsOf: $0, encoding: .utf8)) }
-        return try Verifier(trustAnchors: certificates).verify(jpeg: Array(try Data(contentsOf: file)))
+        return try Verifier(trustAnchors: certificates).verify(fileAt: file.path)
     }
 }

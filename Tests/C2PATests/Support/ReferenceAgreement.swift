@@ -1,0 +1,30 @@
+import LensTestSupport
+import C2PA
+import Foundation
+import XCTest
+
+extension XCTestCase {
+    /// Runs both verifiers on `file` and asserts they agree: same state, same failure codes.
+    /// `expect` pins the reference's state too, so a tamper that both miss cannot pass. Where
+    /// c2pa-rs raises instead of rating the file, lensd must rate it Invalid with a general.error.
+    @discardableResult
+    func assertVerifiersAgree(on file: URL, anchors: [URL], expect: String, _ context: String = "",
+                              line: UInt = #line) throws -> VerificationReport {
+        let reference = try ReferenceValidator.verdict(file: file, anchors: anchors)
+        let own = try LensdSigning.verify(file, anchors: anchors)
+        let ownFailures = Set(own.failures.map(\.code))
+        if reference.validationState == nil {
+            // c2pa-rs raised instead of rating the file.
+            XCTAssertEqual(reference.exitStatus, 3, "\(context): \(reference.error ?? "")", line: line)
+            XCTAssertEqual(own.state, .invalid, context, line: line)
+            XCTAssertTrue(ownFailures.contains(StatusCode.generalError) || ownFailures.contains(StatusCode.claimMalformed),
+                          "\(context): \(ownFailures)", line: line)
+            XCTAssertEqual("Invalid", expect, context, line: line)
+        } else {
+            XCTAssertEqual(reference.validationState, expect, "\(context): reference \(reference.failureCodes)", line: line)
+            XCTAssertEqual(own.state.rawValue, reference.validationState, "\(context): lensd \(own.failures)", line: line)
+            XCTAssertEqual(ownFailures, Set(reference.failureCodes), context, line: line)
+        }
+        return own
+    }
+}
