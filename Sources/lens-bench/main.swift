@@ -5,6 +5,8 @@ let usage = """
 usage: lens-bench sign-jpeg --key KEY --chain CHAIN [--trust-anchor ROOT] [--runs N] FILE
        lens-bench cli [--bus ADDRESS] [--runs N]
        lens-bench capture [--runs N] [--size WxH]
+       lens-bench encode [--size WxH] [--frames N]
+       lens-bench video [--runs N] [--size WxH] [--lengths S,S] [--realtime S]
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
@@ -13,6 +15,8 @@ do {
     case "sign-jpeg": try SignJPEGBench(Array(argv.dropFirst())).run()
     case "cli": try CLIBench(Array(argv.dropFirst())).run()
     case "capture": try CaptureBench(Array(argv.dropFirst())).run()
+    case "encode": try EncodeBench(Array(argv.dropFirst())).run()
+    case "video": try VideoBench(Array(argv.dropFirst())).run()
     default:
         print(usage)
         exit(2)

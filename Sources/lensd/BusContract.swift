@@ -41,10 +41,15 @@ enum BusContract {
             M(name: "SetZoomFactor", inSignature: "d", inNames: ["factor"], outSignature: "d", outNames: ["factor"]),
             M(name: "Zoom", inSignature: "d", inNames: ["scale"], outSignature: "d", outNames: ["factor"]),
             M(name: "FocusAt", inSignature: "dd", inNames: ["x", "y"], outSignature: "dd", outNames: ["x", "y"]),
+            M(name: "StartVideoCapture", inSignature: "", inNames: [], outSignature: "", outNames: []),
+            M(name: "StopVideoCapture", inSignature: "", inNames: [], outSignature: "", outNames: []),
             M(name: "SetMaximumLocationAccuracy", inSignature: "d", inNames: ["meters"], outSignature: "b", outNames: ["accepted"]),
         ],
         properties: [
             P(name: "CameraMode", signature: "s", writable: true, emitsChange: .yes),
+            P(name: "IsRecordingVideo", signature: "b", writable: false, emitsChange: .yes),
+            // Changes with every frame: polled, never signalled.
+            P(name: "VideoRecordingProgress", signature: "a{sv}", writable: false, emitsChange: .no),
             P(name: "CurrentDevice", signature: "a{sv}", writable: false, emitsChange: .yes),
             P(name: "CaptureEnabled", signature: "b", writable: false, emitsChange: .yes),
             P(name: "DisabledReasons", signature: "as", writable: false, emitsChange: .yes),
@@ -63,5 +68,11 @@ enum BusContract {
             S(name: "FlashModeChanged", signature: "s", names: ["mode"]),
             S(name: "SubjectAreaChanged", signature: "", names: []),
             S(name: "LocationChanged", signature: "a{sv}", names: ["location"]),
+            S(name: "VideoRecordingStarted", signature: "", names: []),
+            S(name: "VideoRecordingStopped", signature: "", names: []),
+            S(name: "VideoRecordingFailed", signature: "ss", names: ["error", "message"]),
+            S(name: "VideoThumbnailGenerated", signature: "sayd", names: ["name", "thumbnail", "duration"]),
+            S(name: "VideoSigned", signature: "sa{sv}", names: ["name", "info"]),
+            S(name: "VideoUnsigned", signature: "sa{sv}", names: ["name", "info"]),
         ])
 }

@@ -36,6 +36,12 @@ struct Configuration {
     var minFreeBytes: Int64 = 64 << 20
     var jpegQuality = 90
     var includeThumbnail = false
+    var videoUsesMJPEG = false
+    /// nil: 2.5 Mb/s at 720p, scaled by pixel count.
+    var videoBitrate: Int?
+    /// A recording that reaches either limit is stopped and signed as if the owner had stopped it.
+    var maxVideoDuration: Double = 3600
+    var maxVideoBytes = 2 << 30
     var logLevel: LogLevel = .info
 
     static let usage = """
@@ -133,6 +139,14 @@ struct Configuration {
         case "thumbnail-in-manifest":
             guard let flag = Bool(value) else { throw ConfigurationError("thumbnail-in-manifest must be true or false") }
             includeThumbnail = flag
+        case "video-encoding":
+            guard value == "h264" || value == "mjpeg" else {
+                throw ConfigurationError("video-encoding must be h264 or mjpeg, not \(value)")
+            }
+            videoUsesMJPEG = value == "mjpeg"
+        case "video-bitrate": videoBitrate = try Self.integer(key, value, 100_000...50_000_000)
+        case "video-max-duration": maxVideoDuration = Double(try Self.integer(key, value, 1...86_400))
+        case "video-max-bytes": maxVideoBytes = try Self.integer(key, value, 1 << 20...Int.max)
         case "log-level":
             guard let level = LogLevel(name: value) else {
                 throw ConfigurationError("log-level must be debug, info, warning, error or none")
@@ -141,6 +155,10 @@ struct Configuration {
         default:
             throw ConfigurationError("unknown setting \(key)")
         }
+    }
+
+    var videoEncoding: VideoEncoding {
+        videoUsesMJPEG ? .mjpeg(quality: jpegQuality) : .h264(bitrate: videoBitrate)
     }
 
     private static func size(_ key: String, _ value: String) throws -> (width: Int, height: Int) {

@@ -26,6 +26,8 @@ final class LensService: @unchecked Sendable {
     private(set) var sessions: [String: Session] = [:]
     /// The session holding the camera (StartCaptureSession), if any.
     private(set) var claimHolder: Session?
+    /// The recording in progress (only the claim holder records); see VideoFlow.
+    var recording: Recording?
     private var nextSessionNumber = 1
     private(set) var conditions: CaptureConditions
     /// The identity's state as last announced; it changes when the certificate expires.
@@ -64,6 +66,7 @@ final class LensService: @unchecked Sendable {
         } else if configuration.locationPolicy == .required && configuration.declaredLocation == nil {
             Log.warning("location is required but gpsd is set to none: capture stays disabled (set --location optional, or a gpsd)")
         }
+        recoverInterruptedRecordings()
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
         loop.every(min(.seconds(15), configuration.sessionIdleTimeout / 2)) { [weak self] in self?.closeIdleSessions() }
@@ -219,6 +222,8 @@ final class LensService: @unchecked Sendable {
         guard claimHolder === session else { return }
         claimHolder = nil
         session.stopWatchingSubject()
+        // Ending the claim ends the recording; it is still finalized, signed and published.
+        recording?.stopRequested.store(true, ordering: .relaxed)
         rig.run(on: currentCamera, { $0.close() }) { _, _ in }
     }
 
@@ -254,6 +259,11 @@ final class LensService: @unchecked Sendable {
         }
         conditions.cameraAvailable = cameraAvailable
         conditions.storageLow = store.isLowOnSpace
+        if conditions.storageLow, let recording, !recording.stopRequested.load(ordering: .relaxed) {
+            // Stopped while there is room to finalize and sign it, rather than failed by ENOSPC.
+            Log.warning("video \(recording.name): stopping, the disk is almost full (min-free-bytes)")
+            recording.stopRequested.store(true, ordering: .relaxed)
+        }
         conditions.locationFix = currentFix
         for session in sessions.values { session.conditionsChanged() }
     }

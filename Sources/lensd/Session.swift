@@ -73,6 +73,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             case "SetZoomFactor": return try setZoomFactor(call, relative: false)
             case "Zoom": return try setZoomFactor(call, relative: true)
             case "FocusAt": return try focusAt(call)
+            case "StartVideoCapture": return try startVideoCapture()
+            case "StopVideoCapture": return try stopVideoCapture()
             case "SetMaximumLocationAccuracy": return setMaximumLocationAccuracy(call)
             default: return .error(BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)"))
             }
@@ -85,6 +87,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
         switch property {
         case "CameraMode": return .string(cameraMode)
+        case "IsRecordingVideo": return .bool(isRecording)
+        case "VideoRecordingProgress": return Wire.progress(isRecording ? service.recording : nil)
         case "CurrentDevice": return service.currentState.map(Wire.device) ?? .vardict([:])
         case "CaptureEnabled": return .bool(service.disabledReasons(for: self).isEmpty)
         case "DisabledReasons": return Wire.reasons(service.disabledReasons(for: self))
@@ -99,13 +103,13 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         guard property == "CameraMode", let mode = value.stringValue else {
             throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
         }
-        switch mode {
-        case "photo":
-            cameraMode = mode
-            propertiesChanged(["CameraMode": .string(mode)])
-        case "video": throw LensError.unsupported("video recording is not available in this version").busError
-        default: throw LensError.invalidArgument("camera mode must be photo or video").busError
+        guard mode == "photo" || mode == "video" else {
+            throw LensError.invalidArgument("camera mode must be photo or video").busError
         }
+        guard !isRecording else { throw LensError.busy("the camera mode cannot change while recording").busError }
+        guard mode != cameraMode else { return }
+        cameraMode = mode
+        propertiesChanged(["CameraMode": .string(mode)])
     }
 
     // MARK: Methods
@@ -129,15 +133,29 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
 
     private func beginCapture() throws -> MethodResult {
         try requireClaim()
-        guard cameraMode == "photo" else { throw LensError.unsupported("BeginCapture takes photos; the camera mode is \(cameraMode)") }
-        let reasons = service.disabledReasons(for: self)
-        guard reasons.isEmpty else {
-            throw LensError.captureDisabled("capture is disabled: \(reasons.map(\.rawValue).joined(separator: ", "))"
-                + (reasons.contains(.location) ? " (no fix within \(Int(maximumLocationAccuracy)) m yet)" : ""))
+        guard cameraMode == "photo" else {
+            throw LensError.unsupported("BeginCapture takes photos; the camera mode is video (use StartVideoCapture)")
         }
+        try requireCaptureEnabled()
         let name = UUID().uuidString.lowercased()
         service.capturePhoto(name: name, for: self)
         return .reply([.string(name)])
+    }
+
+    private func startVideoCapture() throws -> MethodResult {
+        try requireClaim()
+        guard cameraMode == "video" else {
+            throw LensError.unsupported("StartVideoCapture records video; set CameraMode to video first")
+        }
+        try requireCaptureEnabled()
+        try service.startRecording(for: self)
+        emit("VideoRecordingStarted", [])
+        return .reply([])
+    }
+
+    private func stopVideoCapture() throws -> MethodResult {
+        try service.stopRecording(for: self)
+        return .reply([])
     }
 
     private func fetchResult(_ call: MethodCall) throws -> MethodResult {
@@ -210,6 +228,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
 
     private func changeCamera(_ call: MethodCall) throws -> MethodResult {
         try requireClaim()
+        try requireNotRecording("changing the camera")
         let reply = DeferredReply(for: call)
         service.switchCamera(reply: reply) { [weak self] state in
             self?.emit("DeviceChanged", [Wire.device(state)])
@@ -220,6 +239,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
 
     private func setZoomFactor(_ call: MethodCall, relative: Bool) throws -> MethodResult {
         try requireClaim()
+        try requireNotRecording("zooming")
         guard let value = call.arguments.first?.doubleValue, value.isFinite, value > 0 else {
             throw LensError.invalidArgument(relative ? "the pinch scale must be a finite number above 0"
                                                      : "the zoom factor must be a finite number, 1 or more")
@@ -311,6 +331,26 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         }
         lastActivity = .now
         return true
+    }
+
+    private var isRecording: Bool { service.recording?.session === self }
+
+    /// IsRecordingVideo changed (the flow calls it when a recording starts and ends).
+    func recordingChanged(_ recording: Bool) {
+        propertiesChanged(["IsRecordingVideo": .bool(recording)])
+    }
+
+    private func requireCaptureEnabled() throws {
+        let reasons = service.disabledReasons(for: self)
+        guard reasons.isEmpty else {
+            throw LensError.captureDisabled("capture is disabled: \(reasons.map(\.rawValue).joined(separator: ", "))"
+                + (reasons.contains(.location) ? " (no fix within \(Int(maximumLocationAccuracy)) m yet)" : ""))
+        }
+    }
+
+    /// The frames' geometry and the camera stay fixed while recording: the manifest describes one device.
+    private func requireNotRecording(_ what: String) throws {
+        guard !isRecording else { throw LensError.busy("\(what) is not possible while recording video") }
     }
 
     private func requireClaim() throws {

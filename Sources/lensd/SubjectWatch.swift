@@ -19,7 +19,8 @@ final class SubjectWatch: @unchecked Sendable {  // confined to the loop thread
     deinit { timer?.cancel() }
 
     private func sample() {
-        guard !sampling else { return }
+        // While recording, the camera's frames belong to the recording.
+        guard !sampling, service.recording == nil else { return }
         sampling = true
         service.rig.run(on: service.currentCamera, { try SceneChange.lumaGrid(ofJPEG: $0.capturePhoto().thumbnail) }) {
             [weak self] result, _ in

@@ -46,11 +46,19 @@ enum Wire {
         return .vardict(entries)
     }
 
-    static func result(_ stored: StoredResult) -> BusValue {
-        .vardict([
-            "size": .uint64(UInt64(stored.size)),
-            "sha256": .string(stored.sha256),
-            "mime": .string(stored.mime),
+    /// size, mime and — when known — sha256; `extra` adds a video's duration and the like.
+    static func result(_ stored: StoredResult, _ extra: [String: BusValue] = [:]) -> BusValue {
+        var entries: [String: BusValue] = ["size": .uint64(UInt64(stored.size)), "mime": .string(stored.mime)]
+        if let sha256 = stored.sha256 { entries["sha256"] = .string(sha256) }
+        return .vardict(entries.merging(extra) { $1 })
+    }
+
+    /// Empty when not recording; duration in seconds and bytes on disk so far.
+    static func progress(_ recording: Recording?) -> BusValue {
+        guard let recording else { return .vardict([:]) }
+        return .vardict([
+            "duration": .double(Double(recording.recordedMilliseconds.load(ordering: .relaxed)) / 1000),
+            "size": .uint64(UInt64(recording.recordedBytes.load(ordering: .relaxed))),
         ])
     }
 

@@ -10,6 +10,8 @@ import LensBus
 //   open                     OpenSession({}) and remember the session
 //   start | stop | close     StartCaptureSession / StopCaptureSession / Close
 //   capture                  BeginCapture; remember the name
+//   video | record | stoprec CameraMode = "video" / StartVideoCapture / StopVideoCapture
+//                            (a video's name is remembered from VideoThumbnailGenerated)
 //   wait:MEMBER[:SECONDS]    run the loop until the session's signal MEMBER arrives (exit 5 on timeout)
 //   thumbnail:FILE           write the last InitialCaptureFinished thumbnail to FILE
 //   fetch:FILE               FetchResult(name), copy the fd's bytes to FILE, keep the fd open
@@ -87,7 +89,8 @@ final class Peer {
                     sessionPath = reply.first?.objectPathValue
                     subscriptions.append(try bus.subscribe(sender: destination, path: sessionPath, interface: nil, member: nil) {
                         self.received.append($0)
-                if $0.member == "InitialCaptureFinished" { self.lastThumbnail = $0.arguments.last?.bytesValue }
+                        if $0.member == "InitialCaptureFinished" { self.lastThumbnail = $0.arguments.last?.bytesValue }
+                        if $0.member == "VideoThumbnailGenerated" { self.resultName = $0.arguments.first?.stringValue }
                         say("signal \($0.member) \(describe($0.arguments))")
                     })
                     say("reply open \(sessionPath ?? "")")
@@ -99,6 +102,18 @@ final class Peer {
             case "stop": _ = try sessionCall(step, "StopCaptureSession")
             case "close": _ = try sessionCall(step, "Close")
             case "capture": resultName = try sessionCall(step, "BeginCapture")?.first?.stringValue
+            case "video":
+                guard let path = sessionPath else { say("error \(step) NoSession open first"); exit(1) }
+                do {
+                    _ = try bus.call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
+                                     member: "Set", arguments: [.string("org.lensd.Lens1.Session"), .string("CameraMode"),
+                                                                .variant(.string("video"))])
+                    say("reply video")
+                } catch let error as BusError {
+                    say("error video \(error.name) \(error.message)")
+                }
+            case "record": _ = try sessionCall(step, "StartVideoCapture")
+            case "stoprec": _ = try sessionCall(step, "StopVideoCapture")
             case "wait":
                 let member = parts[1]
                 let seconds = parts.count > 2 ? Double(parts[2]) ?? 30 : 30

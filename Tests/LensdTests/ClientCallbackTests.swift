@@ -107,7 +107,9 @@ final class ClientCallbackTests: LensdTestCase {
         assertError("InvalidArgument") { _ = try camera.fetchResult("not-a-name") }
         try camera.startCaptureSession()
         assertError("InvalidArgument") { _ = try camera.setZoomFactor(0.5) }
-        assertError("Unsupported") { try camera.setCameraMode(.video) }
+        try camera.setCameraMode(.video)
+        assertError("Unsupported") { _ = try camera.beginCapture() }
+        try camera.setCameraMode(.photo)
         XCTAssertEqual(try camera.cameraMode, .photo)
         XCTAssertFalse(try camera.setMaximumLocationAccuracy(1))
         XCTAssertTrue(try camera.setMaximumLocationAccuracy(25))

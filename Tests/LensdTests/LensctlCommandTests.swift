@@ -28,7 +28,7 @@ final class LensctlCommandTests: LensdTestCase {
         XCTAssertEqual(try lensctl.expect(0, ["set", "zoom", "1.25", "--pinch"]).stdout, "zoom: 2.50×\n")
         XCTAssertEqual(try lensctl.expect(0, ["set", "focus", "0.25", "0.5"]).stdout, "focus: 0.250, 0.500\n")
         XCTAssertEqual(try lensctl.expect(0, ["set", "mode", "photo"]).stdout, "mode: photo\n")
-        try lensctl.expect(1, ["set", "mode", "video"])
+        XCTAssertEqual(try lensctl.expect(0, ["set", "mode", "video"]).stdout, "mode: video\n")
         let status = try lensctl.expect(0, ["status"]).stdout
         XCTAssertTrue(status.contains("Camera: front: lensd synthetic camera (synthetic), flash auto, zoom 2.5× of 8.0×"), status)
 

@@ -125,7 +125,9 @@ final class LensctlRecordTests: LensdTestCase {
         let twice = try startRecording(["-o", abandoned.path])
         Thread.sleep(forTimeInterval: 1.5)
         twice.process.interrupt()
-        Thread.sleep(forTimeInterval: 0.3)  // so the second one is surely the SIGTERM
+        // Soon enough that the clean stop is still under way (it takes well under a second); a
+        // SIGINT still pending is delivered before the SIGTERM, so the second one is the SIGTERM.
+        Thread.sleep(forTimeInterval: 0.01)
         twice.process.terminate()
         twice.process.waitUntilExit()
         XCTAssertEqual(twice.process.terminationReason, .uncaughtSignal, twice.stderr())

@@ -28,7 +28,8 @@ enum OutputFile {
         let target = URL(fileURLWithPath: path).standardizedFileURL
         let temporary = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        // Read-write: a caller may read back what it wrote (record checks the hash of the file itself).
+        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw failure("cannot create \(temporary)") }
         defer { unlink(temporary) }
         let filled: T

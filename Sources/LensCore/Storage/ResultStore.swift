@@ -9,9 +9,9 @@ import Glibc
 /// and the rename that publishes a file; writing, hashing and copying happen outside it, so a
 /// large video being stored never stalls a FetchResult.
 public final class ResultStore: @unchecked Sendable {
-    private let directory: String
+    let directory: String
     private let maxCountPerUID: Int
-    private let maxBytesPerUID: Int64
+    let maxBytesPerUID: Int64
     private let minimumFreeBytes: Int64
     private let lock = NSLock()
     private var index: ResultIndex
@@ -52,28 +52,35 @@ public final class ResultStore: @unchecked Sendable {
         let uidDirectory = try userDirectory(uid)
         do {
             let staged = try StagedFile(directory: uidDirectory, parts: parts, mode: 0o600)
-            return try lock.withLock {
-                guard index.entry(name: name, uid: uid) == nil else {
-                    throw StorageError(.invalidArgument, "a result named \(name) already exists")
-                }
-                try staged.commit(as: entry.fileName)
-                index.append(entry, uid: uid)
-                for old in index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID, keeping: name) {
-                    // Deletions are not fsynced: a deletion lost in a crash only brings back an
-                    // old result, which the next store evicts again.
-                    do {
-                        try Syscalls.unlink("\(uidDirectory)/\(old.fileName)")
-                        index.remove(name: old.name, uid: uid)
-                    } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
-                        index.remove(name: old.name, uid: uid)
-                    } catch {
-                        break
-                    }
-                }
-                return storedResult(entry, uid: uid, sha256: sha256)
-            }
+            return try publish(entry, uid: uid) { try staged.commit(as: entry.fileName) }
         } catch let failure as Syscalls.Failure {
             throw StorageError(failure, while: "storing result \(name)")
+        }
+    }
+
+    /// Under the lock: `commit` makes the file visible under `entry.fileName`, then the entry is
+    /// indexed and the oldest results of `uid` beyond the limits are deleted.
+    func publish(_ entry: ResultIndex.Entry, uid: UInt32, commit: () throws -> Void) throws -> StoredResult {
+        let uidDirectory = "\(directory)/\(uid)"
+        return try lock.withLock {
+            guard index.entry(name: entry.name, uid: uid) == nil else {
+                throw StorageError(.invalidArgument, "a result named \(entry.name) already exists")
+            }
+            try commit()
+            index.append(entry, uid: uid)
+            for old in index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID, keeping: entry.name) {
+                // Deletions are not fsynced: a deletion lost in a crash only brings back an
+                // old result, which the next store evicts again.
+                do {
+                    try Syscalls.unlink("\(uidDirectory)/\(old.fileName)")
+                    index.remove(name: old.name, uid: uid)
+                } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+                    index.remove(name: old.name, uid: uid)
+                } catch {
+                    break
+                }
+            }
+            return storedResult(entry, uid: uid, sha256: entry.sha256)
         }
     }
 
@@ -142,7 +149,7 @@ public final class ResultStore: @unchecked Sendable {
 
     /// `<results>/<uid>`, created 0700 on first use. The new entry is fsynced into the results
     /// directory, or a crash could lose the directory together with the results fsynced into it.
-    private func userDirectory(_ uid: UInt32) throws -> String {
+    func userDirectory(_ uid: UInt32) throws -> String {
         let path = "\(directory)/\(uid)"
         do {
             try Syscalls.makeDirectory(path, mode: 0o700)
@@ -155,7 +162,7 @@ public final class ResultStore: @unchecked Sendable {
         return path
     }
 
-    private func storedResult(_ entry: ResultIndex.Entry, uid: UInt32, sha256: String) -> StoredResult {
+    private func storedResult(_ entry: ResultIndex.Entry, uid: UInt32, sha256: String?) -> StoredResult {
         StoredResult(
             name: entry.name, uid: uid, size: entry.size, sha256: sha256, mime: entry.mime,
             path: "\(directory)/\(uid)/\(entry.fileName)")

@@ -5,8 +5,9 @@ public struct StoredResult: Sendable, Equatable {
     /// The uid that captured it; only this uid can fetch it.
     public var uid: UInt32
     public var size: Int
-    /// SHA-256 of the file, lowercase hex.
-    public var sha256: String
+    /// SHA-256 of the file, lowercase hex; nil for a video just published (hashing a long
+    /// recording would delay its announcement — `ResultStore.result` computes it on demand).
+    public var sha256: String?
     public var mime: String
     /// Absolute path of the file, for lensd's own use; clients get bytes or a memfd, never the path.
     public var path: String

@@ -1,0 +1,31 @@
+import C2PA
+import Foundation
+
+/// The created assertions every lensd capture carries (DESIGN.md's C2PA profile), photo or video,
+/// filled only from what the device and the location source reported — nothing a client sent.
+struct CaptureAssertions {
+    var captureTime: Date
+    var timeZone: TimeZone
+    var make: String
+    var model: String
+    var isSynthetic: Bool
+    var digitalZoomRatio: Double?
+    var location: LocationFix?
+
+    func make(thumbnail: [UInt8]?) -> [any Assertion] {
+        let metadata = CaptureMetadata(
+            captureTime: captureTime, timeZone: timeZone, make: make, model: model,
+            digitalZoomRatio: digitalZoomRatio, location: location.map(Self.geoLocation))
+        var assertions: [any Assertion] = [
+            ActionsAssertion(when: captureTime, digitalSourceType: isSynthetic ? .algorithmicMedia : .digitalCapture),
+            MetadataAssertion(metadata),
+        ]
+        if let thumbnail { assertions.append(ThumbnailAssertion(jpeg: thumbnail)) }
+        return assertions
+    }
+
+    static func geoLocation(_ fix: LocationFix) -> GeoLocation {
+        GeoLocation(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.mode == .threeD ? fix.altitude : nil,
+                    horizontalError: fix.horizontalAccuracy, fixTime: fix.fixTime, isDeclared: fix.isDeclared)
+    }
+}

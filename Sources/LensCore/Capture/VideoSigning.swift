@@ -1,0 +1,57 @@
+import C2PA
+import Foundation
+import Glibc
+
+/// Signs a finalized recording where it lies: the manifest goes into the reserve the recorder left
+/// after `ftyp`, with the hash computed while recording, so signing costs the same for ten seconds
+/// or an hour. Only when the manifest outgrows the reserve is the file rewritten with the box
+/// inserted (every sample shifts, and the hash is computed again).
+public struct VideoSigning: Sendable {
+    /// What the recording's manifest says about it.
+    public struct Facts: Sendable {
+        public var startTime: Date
+        public var make: String
+        public var model: String
+        public var isSynthetic: Bool
+        public var digitalZoomRatio: Double?
+
+        public init(startTime: Date, make: String, model: String, isSynthetic: Bool, digitalZoomRatio: Double?) {
+            self.startTime = startTime
+            self.make = make
+            self.model = model
+            self.isSynthetic = isSynthetic
+            self.digitalZoomRatio = digitalZoomRatio
+        }
+    }
+
+    public var signer: ClaimSigner
+    public var generator: ClaimGeneratorInfo
+    public var timeZone: TimeZone
+
+    public init(signer: ClaimSigner, generator: ClaimGeneratorInfo, timeZone: TimeZone = .current) {
+        self.signer = signer
+        self.generator = generator
+        self.timeZone = timeZone
+    }
+
+    public func sign(_ video: FinalizedMP4, facts: Facts, location: LocationFix?) throws {
+        let assertions = CaptureAssertions(
+            captureTime: facts.startTime, timeZone: timeZone, make: facts.make, model: facts.model,
+            isSynthetic: facts.isSynthetic, digitalZoomRatio: facts.digitalZoomRatio, location: location)
+        let signer = MP4Signer(writer: ManifestWriter(generator: generator, assertions: assertions.make(thumbnail: nil),
+                                                      signer: self.signer))
+        do {
+            try signer.signInPlace(path: video.path, reserve: video.reserve, hash: video.bmffHash)
+        } catch C2PAError.doesNotFit {
+            let directory = String(video.path[..<(video.path.lastIndex(of: "/") ?? video.path.startIndex)])
+            // A ".tmp-" name: ResultStore removes it at start if a crash leaves it behind.
+            let rewritten = "\(directory)/\(StagedFile.temporaryPrefix)signing-\(UInt64.random(in: .min ... .max))"
+            defer { unlink(rewritten) }
+            try signer.sign(inputPath: video.path, outputPath: rewritten)
+            // Durably: the new file's data first, then the rename, then the directory entry.
+            try Syscalls.open(rewritten, O_RDONLY | O_NOFOLLOW).sync()
+            try Syscalls.rename(rewritten, video.path)
+            try Syscalls.syncDirectory(directory)
+        }
+    }
+}

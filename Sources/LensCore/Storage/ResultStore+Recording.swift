@@ -1,0 +1,60 @@
+import Glibc
+
+/// Videos are written where they will live: a recording is journaled as
+/// `<results>/<uid>/.recording-<uuid>.mp4` and renamed to `<uuid>.mp4` once it is finished and
+/// signed. Unlike ".tmp-*" files these survive a restart, which finalizes and publishes them.
+extension ResultStore {
+    static let recordingPrefix = ".recording-"
+
+    public struct InterruptedRecording: Sendable, Equatable {
+        public var name: String
+        public var uid: UInt32
+        public var path: String
+    }
+
+    /// Where the recording `name` of `uid` is journaled (the user's directory is created).
+    public func recordingPath(name: String, uid: UInt32) throws -> String {
+        guard ResultName.isValid(name) else { throw StorageError(.invalidArgument, "invalid result name \"\(name)\"") }
+        return "\(try userDirectory(uid))/\(Self.recordingPrefix)\(name).mp4"
+    }
+
+    /// Renames a finished recording to its result name and indexes it (retention as for `store`).
+    /// Its SHA-256 is left for `result(name:uid:)` to compute when asked.
+    public func publishRecording(name: String, uid: UInt32) throws -> StoredResult {
+        let path = try recordingPath(name: name, uid: uid)
+        do {
+            let size = try Syscalls.status(path).size
+            guard Int64(size) <= maxBytesPerUID else {
+                throw StorageError(.full, "a video of \(size) bytes exceeds the limit of \(maxBytesPerUID) bytes per user")
+            }
+            let entry = ResultIndex.Entry(name: name, fileExtension: "mp4", size: size, mime: "video/mp4", sha256: nil)
+            let uidDirectory = "\(directory)/\(uid)"
+            return try publish(entry, uid: uid) {
+                try Syscalls.rename(path, "\(uidDirectory)/\(entry.fileName)")
+                try Syscalls.syncDirectory(uidDirectory)
+            }
+        } catch let failure as Syscalls.Failure {
+            throw StorageError(failure, while: "publishing video \(name)")
+        }
+    }
+
+    /// Deletes a recording that produced nothing worth keeping.
+    public func discardRecording(name: String, uid: UInt32) {
+        if let path = try? recordingPath(name: name, uid: uid) { try? Syscalls.unlink(path) }
+    }
+
+    /// Recordings a crash interrupted, for start-up recovery.
+    public func interruptedRecordings() -> [InterruptedRecording] {
+        var found: [InterruptedRecording] = []
+        for uidName in (try? Syscalls.directoryEntries(directory)) ?? [] {
+            guard let uid = UInt32(uidName), String(uid) == uidName else { continue }
+            for fileName in (try? Syscalls.directoryEntries("\(directory)/\(uidName)")) ?? []
+            where fileName.hasPrefix(Self.recordingPrefix) {
+                guard let parsed = ResultName.parseFileName(String(fileName.dropFirst(Self.recordingPrefix.count))),
+                      parsed.fileExtension == "mp4" else { continue }
+                found.append(InterruptedRecording(name: parsed.name, uid: uid, path: "\(directory)/\(uidName)/\(fileName)"))
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// How a recording's frames are coded: H.264 through OpenH264 (the default: ~2.5 Mb/s at 720p),
+/// or the camera's JPEGs kept as they are (no encoder, ~10× the bytes, little CPU).
+public enum VideoEncoding: Sendable, Equatable {
+    /// `bitrate` nil: scaled from 2.5 Mb/s at 720p by pixel count.
+    case h264(bitrate: Int?)
+    /// `quality` applies to frames that arrive raw; camera JPEGs pass through untouched.
+    case mjpeg(quality: Int)
+}
+
+/// Frames in, a crash-safe MP4 journal out: each frame is coded, and each GOP (H.264) or second
+/// of frames (MJPEG) becomes one fsynced fragment, so a crash loses at most the open one. Sample
+/// durations come from the frames' own timestamps: a dropped frame shows as a longer sample, not
+/// as time running fast. One owner thread (the camera's).
+public final class VideoRecorder {
+    public let path: String
+    /// A small JPEG of the first frame; nil until one arrived.
+    public private(set) var thumbnail: [UInt8]?
+    public private(set) var frameCount = 0
+
+    private let encoding: VideoEncoding
+    private let frameRate: Double
+    private let creationTime: Date
+    private var writer: FragmentedMP4Writer?
+    private var encoder: H264Encoder?
+    private var image: I420Image?
+    /// The open fragment's samples, durations known.
+    private var fragment: [VideoSample] = []
+    /// The newest coded frame: its duration is known only when the next frame's time is.
+    private var held: (sample: VideoSample, timestamp: Double)?
+    private var firstTimestamp: Double?
+
+    /// Nothing is created on disk until the first frame is coded (an H.264 track needs the
+    /// encoder's parameter sets in its header).
+    public init(path: String, encoding: VideoEncoding, frameRate: Double, creationTime: Date) {
+        self.path = path
+        self.encoding = encoding
+        self.frameRate = frameRate > 0 && frameRate.isFinite ? frameRate : 30
+        self.creationTime = creationTime
+    }
+
+    /// Seconds recorded, including the frames not yet in a fragment.
+    public var duration: Double {
+        let open = fragment.reduce(0) { $0 + Int($1.duration) } + (held == nil ? 0 : Int(nominalDuration))
+        return (writer?.duration ?? 0) + Double(open) / Double(FragmentedMP4Writer.timescale)
+    }
+
+    /// Bytes on disk plus the open fragment's samples.
+    public var size: Int {
+        (writer?.size ?? 0) + fragment.reduce(0) { $0 + $1.data.count } + (held?.sample.data.count ?? 0)
+    }
+
+    public func append(_ frame: VideoFrame) throws {
+        if thumbnail == nil { thumbnail = try VideoThumbnail.make(from: frame) }
+        guard let coded = try code(frame) else { return }
+        let startsFragment: Bool
+        switch encoding {
+        case .h264: startsFragment = coded.isSync
+        case .mjpeg: startsFragment = fragment.count + 1 >= Int(frameRate.rounded(.up))
+        }
+        if let held {
+            fragment.append(VideoSample(data: held.sample.data, duration: ticks(from: held.timestamp, to: frame.timestamp),
+                                        isSync: held.sample.isSync))
+        }
+        if startsFragment { try flush() }
+        held = (coded, frame.timestamp)
+        frameCount += 1
+    }
+
+    /// Writes the last fragment and finalizes the file in place (see FragmentedMP4Writer).
+    public func finish() throws -> FinalizedMP4 {
+        if let held { fragment.append(VideoSample(data: held.sample.data, duration: nominalDuration, isSync: held.sample.isSync)) }
+        held = nil
+        try flush()
+        guard let writer else { throw VideoRecordingError.noFrames }
+        return try writer.finish()
+    }
+
+    private var nominalDuration: UInt32 { UInt32((Double(FragmentedMP4Writer.timescale) / frameRate).rounded()) }
+
+    private func ticks(from start: Double, to end: Double) -> UInt32 {
+        let ticks = ((end - start) * Double(FragmentedMP4Writer.timescale)).rounded()
+        return ticks >= 1 && ticks < Double(UInt32.max) ? UInt32(ticks) : nominalDuration
+    }
+
+    private func flush() throws {
+        guard !fragment.isEmpty else { return }
+        try writer?.appendFragment(fragment)
+        fragment.removeAll(keepingCapacity: true)
+    }
+
+    /// The frame as an MP4 sample; opens the file with the first one.
+    private func code(_ frame: VideoFrame) throws -> VideoSample? {
+        let width = frame.width & ~1, height = frame.height & ~1
+        switch encoding {
+        case .mjpeg(let quality):
+            let jpeg: [UInt8]
+            switch frame.pixels {
+            case .jpeg(let bytes): jpeg = Array(bytes)
+            case .rgb(let rgb): jpeg = try JPEGCodec.encode(rgb: rgb, width: frame.width, height: frame.height, quality: quality)
+            }
+            if writer == nil { try open(VideoTrack(format: .jpeg, width: frame.width, height: frame.height)) }
+            return VideoSample(data: jpeg, duration: nominalDuration, isSync: true)
+        case .h264(let bitrate):
+            guard width >= 16, height >= 16 else { throw VideoRecordingError.frameTooSmall(frame.width, frame.height) }
+            if image == nil { image = I420Image(width: width, height: height) }
+            switch frame.pixels {
+            case .rgb(let rgb): PixelConversion.convert(rgb: rgb, width: frame.width, height: frame.height, into: &image!)
+            case .jpeg(let jpeg): try PixelConversion.convert(jpeg: jpeg, into: &image!)
+            }
+            if encoder == nil {
+                encoder = try H264Encoder(settings: H264Settings(width: width, height: height, frameRate: frameRate,
+                                                                 bitrate: bitrate, keyFrameInterval: Int(frameRate.rounded(.up))))
+            }
+            let start = firstTimestamp ?? frame.timestamp
+            firstTimestamp = start
+            guard let coded = try encoder!.encode(image!, timestamp: frame.timestamp - start) else { return nil }
+            if writer == nil {
+                guard coded.isKeyFrame, let sps = coded.sps, let pps = coded.pps else { return nil }
+                try open(VideoTrack(format: .h264(sps: sps, pps: pps), width: width, height: height))
+            }
+            return VideoSample(data: coded.sample, duration: nominalDuration, isSync: coded.isKeyFrame)
+        }
+    }
+
+    private func open(_ track: VideoTrack) throws {
+        writer = try FragmentedMP4Writer(path: path, track: track, creationTime: creationTime)
+    }
+}
+
+public enum VideoRecordingError: Error, CustomStringConvertible {
+    case noFrames
+    case frameTooSmall(Int, Int)
+
+    public var description: String {
+        switch self {
+        case .noFrames: "the recording ended before its first frame was written"
+        case .frameTooSmall(let w, let h): "frames of \(w)×\(h) are too small to encode"
+        }
+    }
+}

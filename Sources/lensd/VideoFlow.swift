@@ -1,0 +1,196 @@
+import C2PA
+import Foundation
+import LensBus
+import LensCore
+import Synchronization
+
+/// One recording in progress. The recorder lives on the camera thread; the rest on the loop.
+final class Recording: @unchecked Sendable {
+    let name: String
+    let uid: UInt32
+    weak var session: Session?
+    let facts: VideoSigning.Facts
+    let fix: LocationFix?
+    let path: String
+    let encoding: VideoEncoding
+    /// Set on the loop (StopVideoCapture, the claim ending); read by the camera thread between frames.
+    let stopRequested = Atomic<Bool>(false)
+    /// What VideoRecordingProgress shows, updated by the camera thread after every frame.
+    let recordedMilliseconds = Atomic<Int>(0)
+    let recordedBytes = Atomic<Int>(0)
+    /// Made by the first frame's job, at the rate the open camera streams; camera thread only.
+    private var recorder: VideoRecorder?
+
+    init(name: String, uid: UInt32, session: Session, facts: VideoSigning.Facts, fix: LocationFix?, path: String,
+         encoding: VideoEncoding) {
+        self.name = name
+        self.uid = uid
+        self.session = session
+        self.facts = facts
+        self.fix = fix
+        self.path = path
+        self.encoding = encoding
+    }
+
+    /// Camera thread.
+    func recorder(for camera: any Camera) -> VideoRecorder {
+        if let recorder { return recorder }
+        let made = VideoRecorder(path: path, encoding: encoding, frameRate: camera.videoFrameRate ?? 30,
+                                 creationTime: facts.startTime)
+        recorder = made
+        return made
+    }
+}
+
+/// The video flow: StartVideoCapture → frames pumped on the camera thread into a crash-safe
+/// journal → StopVideoCapture (or a limit, or a fault) → finalized → VideoRecordingStopped,
+/// VideoThumbnailGenerated → signed in place on the signing thread → published → VideoSigned,
+/// or VideoUnsigned with the playable file kept when signing fails.
+extension LensService {
+    func startRecording(for session: Session) throws {
+        if let recording {
+            throw LensError.busy(recording.session === session ? "this session is already recording"
+                                                                : "another session is recording")
+        }
+        guard let state = currentState else { throw LensError.cameraSessionFailed("no camera is available") }
+        let name = UUID().uuidString.lowercased()
+        let facts = VideoSigning.Facts(
+            startTime: Date(), make: state.description.driver, model: state.description.name,
+            isSynthetic: configuration.camera == .synthetic,
+            digitalZoomRatio: state.digitalZoom && state.zoomFactor > 1 ? state.zoomFactor : nil)
+        let fix = conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
+        let path: String
+        do {
+            path = try store.recordingPath(name: name, uid: session.uid)
+            // What the manifest will say, kept beside the journal for recovery after a crash.
+            try RecordingFacts(facts: facts, fix: fix).write(besides: path)
+        } catch {
+            throw LensError.internal("cannot prepare the recording: \(error)")
+        }
+        let recording = Recording(name: name, uid: session.uid, session: session, facts: facts, fix: fix, path: path,
+                                  encoding: configuration.videoEncoding)
+        self.recording = recording
+        Log.info("video \(name): recording for \(Authorizer.userName(session.uid))")
+        session.recordingChanged(true)
+        pump(recording, rig: rig, camera: currentCamera)
+    }
+
+    /// Idempotent for the recording session; the end is announced by signals.
+    func stopRecording(for session: Session) throws {
+        guard let recording, recording.session === session else {
+            throw LensError.notStarted("this session is not recording (call StartVideoCapture first)")
+        }
+        recording.stopRequested.store(true, ordering: .relaxed)
+    }
+
+    /// One frame per camera-thread job, so controls queued meanwhile run between frames.
+    private func pump(_ recording: Recording, rig: CameraRig, camera: Int) {
+        // One result may not outgrow the owner's whole allowance.
+        let limits = (duration: configuration.maxVideoDuration,
+                      bytes: min(configuration.maxVideoBytes, Int(clamping: configuration.maxResultBytesPerUser)))
+        rig.run(on: camera, { camera -> RecordingStep in
+            let recorder = recording.recorder(for: camera)
+            let end = { (fault: LensError?) in RecordingStep.finished(Result { try recorder.finish() }, recorder.thumbnail, fault) }
+            if recording.stopRequested.load(ordering: .relaxed) { return end(nil) }
+            do {
+                try camera.withNextVideoFrame { try recorder.append($0) }
+            } catch {
+                return end(LensError.from(error))
+            }
+            recording.recordedMilliseconds.store(Int(recorder.duration * 1000), ordering: .relaxed)
+            recording.recordedBytes.store(recorder.size, ordering: .relaxed)
+            if recorder.duration >= limits.duration || recorder.size >= limits.bytes {
+                Log.info("video \(recording.name): limit reached (\(limits.duration) s or \(limits.bytes) bytes)")
+                return end(nil)
+            }
+            return .recording
+        }) { [weak self] result, _ in
+            guard let self else { return }
+            switch result {
+            case .success(.recording): pump(recording, rig: rig, camera: camera)
+            case .success(.finished(let video, let thumbnail, let fault)):
+                loop.post { [weak self] in self?.recordingEnded(recording, video: video, thumbnail: thumbnail, fault: fault) }
+            case .failure(let error):
+                loop.post { [weak self] in
+                    self?.recordingEnded(recording, video: .failure(error), thumbnail: nil, fault: LensError.from(error))
+                }
+            }
+        }
+    }
+
+    private func recordingEnded(_ recording: Recording, video: Result<FinalizedMP4, Error>, thumbnail: [UInt8]?,
+                                fault: LensError?) {
+        if self.recording === recording { self.recording = nil }
+        let session = recording.session
+        session?.recordingChanged(false)
+        if let fault {
+            Log.error("video \(recording.name): recording failed: \(fault.busError.message)")
+            session?.emit("VideoRecordingFailed", [.string(fault.busError.name), .string(fault.busError.message)])
+        } else {
+            session?.emit("VideoRecordingStopped", [])
+        }
+        guard case .success(let finalized) = video else {
+            if case .failure(let error) = video { Log.error("video \(recording.name): nothing to keep: \(error)") }
+            store.discardRecording(name: recording.name, uid: recording.uid)
+            RecordingFacts.remove(besides: recording.path)
+            return
+        }
+        session?.emit("VideoThumbnailGenerated", [.string(recording.name), .bytes(thumbnail ?? []),
+                                                  .double(finalized.duration)])
+        signAndPublish(finalized, name: recording.name, uid: recording.uid, facts: recording.facts, fix: recording.fix,
+                       session: session.map(LoopBound.init), recovered: false)
+    }
+
+    /// On the signing thread: sign in place (or keep it unsigned, saying why), publish, announce.
+    func signAndPublish(_ video: FinalizedMP4, name: String, uid: UInt32, facts: VideoSigning.Facts?, fix: LocationFix?,
+                        session: LoopBound<Session>?, recovered: Bool) {
+        let signing = identity.signer.map { VideoSigning(signer: $0, generator: Self.generator) }
+        let problem = identity.problem
+        let store = store
+        signingWorker.submit { [weak self] in
+            let unsignedReason: String?
+            do {
+                guard let signing else { throw LensError.enrollment(problem ?? "the device has no usable identity") }
+                guard let facts else { throw LensError.imageSigningFailed("what the recording was made with was lost in the crash") }
+                try signing.sign(video, facts: facts, location: fix)
+                unsignedReason = nil
+            } catch {
+                unsignedReason = LensError.from(error).busError.message
+            }
+            let published = Result { try store.publishRecording(name: name, uid: uid) }
+            RecordingFacts.remove(besides: video.path)
+            self?.loop.post { [weak self] in
+                self?.videoPublished(name: name, uid: uid, video: video, result: published, unsignedReason: unsignedReason,
+                                     session: session?.value, recovered: recovered)
+            }
+        }
+    }
+
+    private func videoPublished(name: String, uid: UInt32, video: FinalizedMP4, result: Result<StoredResult, Error>,
+                                unsignedReason: String?, session: Session?, recovered: Bool) {
+        switch result {
+        case .success(let stored):
+            var info: [String: BusValue] = ["duration": .double(video.duration), "frames": .uint32(UInt32(clamping: video.sampleCount))]
+            if recovered { info["recovered"] = .bool(true) }
+            let owner = Authorizer.userName(stored.uid)
+            if let unsignedReason {
+                info["reason"] = .string(unsignedReason)
+                Log.warning("video \(name) of \(owner) kept unsigned (\(stored.size) bytes): \(unsignedReason)")
+                session?.emit("VideoUnsigned", [.string(name), Wire.result(stored, info)])
+            } else {
+                Log.info("video \(name) signed and stored for \(owner) (\(stored.size) bytes, \(video.duration) s)")
+                session?.emit("VideoSigned", [.string(name), Wire.result(stored, info)])
+            }
+        case .failure(let error):
+            Log.error("video \(name): \(error)")
+            store.discardRecording(name: name, uid: uid)
+            session?.failed(LensError.from(error))
+        }
+    }
+}
+
+private enum RecordingStep: Sendable {
+    case recording
+    /// The finalized file (or why there is none), the thumbnail, and the fault that ended it, if any.
+    case finished(Result<FinalizedMP4, Error>, [UInt8]?, LensError?)
+}

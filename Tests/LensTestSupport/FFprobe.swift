@@ -1,0 +1,31 @@
+import Foundation
+
+/// What ffprobe (Debian's FFmpeg, the reference player here) reads in a video: codec, every frame
+/// decoded and counted, the container's duration, and whether ffmpeg's decoder complained.
+public struct FFprobeReport {
+    public let codec: String
+    public let frames: Int
+    public let duration: Double
+    public let width: Int
+    public let height: Int
+    /// ffmpeg -v error decoding every frame: empty when the stream is clean.
+    public let decodeErrors: String
+
+    public static func read(_ file: URL) throws -> FFprobeReport {
+        let probe = try runProcess(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                                    "-show_entries", "stream=codec_name,nb_read_frames,width,height:format=duration",
+                                    "-of", "json", file.path])
+        guard probe.status == 0,
+              let json = try JSONSerialization.jsonObject(with: probe.stdout) as? [String: Any],
+              let stream = (json["streams"] as? [[String: Any]])?.first,
+              let format = json["format"] as? [String: Any] else {
+            throw TestToolError("ffprobe \(file.lastPathComponent): " + String(decoding: probe.stderr, as: UTF8.self))
+        }
+        let decode = try runProcess(["ffmpeg", "-v", "error", "-i", file.path, "-f", "null", "-"])
+        return FFprobeReport(
+            codec: stream["codec_name"] as? String ?? "", frames: Int(stream["nb_read_frames"] as? String ?? "") ?? -1,
+            duration: Double(format["duration"] as? String ?? "") ?? -1,
+            width: stream["width"] as? Int ?? 0, height: stream["height"] as? Int ?? 0,
+            decodeErrors: String(decoding: decode.stderr, as: UTF8.self) + (decode.status == 0 ? "" : " (exit \(decode.status))"))
+    }
+}
