@@ -25,7 +25,7 @@ final class MP4SigningTests: XCTestCase {
         let plain = try TestMP4.make(at: tmp.file("plain.mp4"), .h264MoovLast)
         let input = tmp.file("reserved.mp4")
         let reserve = try TestMP4.withReserve(plain, size: 16 << 10, into: input)
-        XCTAssertEqual(try TestMP4.frameMD5(input), try TestMP4.frameMD5(plain), "the spliced input itself must decode as before")
+        XCTAssertEqual(try FFprobeReport.frameMD5s(input), try FFprobeReport.frameMD5s(plain), "the spliced input itself must decode as before")
         let output = tmp.file("signed.mp4")
         try LensdSigning.signMP4(input, into: output, pki: pki)
         try checkSigned(output, decodesAs: plain)
@@ -111,7 +111,7 @@ final class MP4SigningTests: XCTestCase {
         XCTAssertEqual(reference.success.filter { $0 == StatusCode.bmffHashMatch }.count, 1, line: line)
         let own = try LensdSigning.verify(file, anchors: [pki.root])
         XCTAssertEqual(own.state, .trusted, "\(own.failures)", line: line)
-        XCTAssertEqual(try TestMP4.frameMD5(file), try TestMP4.frameMD5(original), "decoded frames differ", line: line)
+        XCTAssertEqual(try FFprobeReport.frameMD5s(file), try FFprobeReport.frameMD5s(original), "decoded frames differ", line: line)
         return reference
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// What ffprobe (Debian's FFmpeg, the reference player here) reads in a video: codec, every frame
 /// decoded and counted, the container's duration, and whether ffmpeg's decoder complained.
-public struct FFprobeReport {
+public struct FFprobeReport: Equatable {
     public let codec: String
     public let frames: Int
     public let duration: Double
@@ -21,11 +21,20 @@ public struct FFprobeReport {
               let format = json["format"] as? [String: Any] else {
             throw TestToolError("ffprobe \(file.lastPathComponent): " + String(decoding: probe.stderr, as: UTF8.self))
         }
-        let decode = try runProcess(["ffmpeg", "-v", "error", "-i", file.path, "-f", "null", "-"])
+        let decode = try runProcess(["ffmpeg", "-nostdin", "-v", "error", "-i", file.path, "-f", "null", "-"])
         return FFprobeReport(
             codec: stream["codec_name"] as? String ?? "", frames: Int(stream["nb_read_frames"] as? String ?? "") ?? -1,
             duration: Double(format["duration"] as? String ?? "") ?? -1,
             width: stream["width"] as? Int ?? 0, height: stream["height"] as? Int ?? 0,
             decodeErrors: String(decoding: decode.stderr, as: UTF8.self) + (decode.status == 0 ? "" : " (exit \(decode.status))"))
+    }
+
+    /// The MD5 of every decoded frame, in order (ffmpeg framemd5, last column).
+    public static func frameMD5s(_ file: URL) throws -> [String] {
+        let r = try runProcess(["ffmpeg", "-nostdin", "-v", "error", "-i", file.path, "-map", "0:v:0", "-f", "framemd5", "-"])
+        guard r.status == 0 else { throw TestToolError("ffmpeg framemd5 \(file.lastPathComponent): " + String(decoding: r.stderr, as: UTF8.self)) }
+        return String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") }
+            .compactMap { $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) }
     }
 }

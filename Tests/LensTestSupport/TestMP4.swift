@@ -26,11 +26,6 @@ public enum TestMP4 {
         return url
     }
 
-    /// ffmpeg's per-frame MD5s of every decoded frame (with timestamps and sizes).
-    public static func frameMD5(_ url: URL) throws -> String {
-        try run(["ffmpeg", "-v", "error", "-i", url.path, "-f", "framemd5", "-"])
-    }
-
     @discardableResult
     private static func run(_ argv: [String]) throws -> String {
         let result = try runProcess(argv)

@@ -82,7 +82,7 @@ final class LensctlRecordTests: LensdTestCase {
         XCTAssertEqual(fields.dropFirst(3).first.flatMap { UInt64($0) }, try fileSize(clip), r.stdout)
         XCTAssertEqual(r.stderr, "")
 
-        let probe = try VideoProbe(clip)
+        let probe = try FFprobeReport.read(clip)
         XCTAssertEqual([probe.codec, "\(probe.width)x\(probe.height)"], ["h264", "320x240"])
         XCTAssertGreaterThanOrEqual(probe.duration, 1.0)
         XCTAssertEqual(fields.dropFirst(1).first.flatMap { Double($0) } ?? 0, probe.duration, accuracy: 0.2, r.stdout)
@@ -105,7 +105,7 @@ final class LensctlRecordTests: LensdTestCase {
         XCTAssertEqual(printed["sha256"] as? String, Digest.hash(Array(bytes)).map { String(format: "%02x", $0) }.joined())
         XCTAssertEqual(printed["signed"] as? Bool, true)
         XCTAssertEqual(printed["path"] as? String, clip.path)
-        XCTAssertEqual(printed["frames"] as? Int, try VideoProbe(clip).frames)
+        XCTAssertEqual(printed["frames"] as? Int, try FFprobeReport.read(clip).frames)
     }
 
     /// The first SIGINT stops the recording; lensctl still waits for the signed video and
@@ -118,7 +118,7 @@ final class LensctlRecordTests: LensdTestCase {
         recording.process.waitUntilExit()
         XCTAssertEqual(recording.process.terminationStatus, 0, recording.stderr())
         XCTAssertTrue(recording.stderr().hasPrefix("stopping; waiting for lensd"), recording.stderr())
-        XCTAssertGreaterThanOrEqual(try VideoProbe(clip).duration, 1.0)
+        XCTAssertGreaterThanOrEqual(try FFprobeReport.read(clip).duration, 1.0)
         try ReferenceValidator.assertTrusted(clip, anchors: [try trustAnchorFile()])
 
         let abandoned = outbox.appendingPathComponent("abandoned.mp4")
@@ -228,7 +228,7 @@ final class ClientVideoTests: LensdTestCase {
         let bytes = try Data(contentsOf: clip)
         XCTAssertEqual([fetched.size, info.size], [UInt64(bytes.count), UInt64(bytes.count)])
         XCTAssertEqual(fetched.sha256, Digest.hash(Array(bytes)).map { String(format: "%02x", $0) }.joined())
-        let probe = try VideoProbe(clip)
+        let probe = try FFprobeReport.read(clip)
         XCTAssertEqual(UInt32(probe.frames), info.frames)
         XCTAssertEqual(probe.duration, info.duration, accuracy: 0.1)
         let anchor = tmp.file("anchor.pem")
@@ -238,24 +238,3 @@ final class ClientVideoTests: LensdTestCase {
     }
 }
 
-/// What ffprobe decodes of a video's first stream (every frame counted, not the header's claim).
-struct VideoProbe {
-    var codec: String
-    var width: Int
-    var height: Int
-    var frames: Int
-    var duration: Double
-
-    init(_ file: URL) throws {
-        let r = try runProcess(["ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                                "stream=codec_name,width,height,nb_read_frames:format=duration", "-of", "json", file.path])
-        guard r.status == 0 else { throw TestToolError("ffprobe \(file.path): \(String(decoding: r.stderr, as: UTF8.self))") }
-        let json = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
-        guard let stream = (json?["streams"] as? [[String: Any]])?.first, let format = json?["format"] as? [String: Any],
-              let codec = stream["codec_name"] as? String, let width = stream["width"] as? Int, let height = stream["height"] as? Int,
-              let frames = (stream["nb_read_frames"] as? String).flatMap({ Int($0) }),
-              let duration = (format["duration"] as? String).flatMap({ Double($0) })
-        else { throw TestToolError("ffprobe \(file.path) printed \(String(decoding: r.stdout, as: UTF8.self))") }
-        (self.codec, self.width, self.height, self.frames, self.duration) = (codec, width, height, frames, duration)
-    }
-}

@@ -2,48 +2,9 @@ import Foundation
 import LensTestSupport
 import XCTest
 
-/// The judges of the MP4 tests, none of them lensd code: ffprobe and ffmpeg decode, a Python
-/// reader lists root boxes and computes the bmff hash.
+/// A judge of the MP4 tests besides FFmpeg (FFprobeReport), not lensd code: a Python reader lists
+/// root boxes and computes the bmff hash.
 enum MP4Oracles {
-    struct StreamInfo: Equatable {
-        var codec: String
-        var frames: Int
-        var width: Int
-        var height: Int
-        var duration: Double
-    }
-
-    /// `ffprobe -count_frames`: what a player finds in the file, frames counted by decoding.
-    static func probe(_ path: String) throws -> StreamInfo {
-        let output = try run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                              "stream=codec_name,nb_read_frames,width,height:format=duration", "-of", "json", path])
-        struct Probe: Decodable {
-            struct Stream: Decodable { let codec_name: String; let nb_read_frames: String; let width: Int; let height: Int }
-            struct Format: Decodable { let duration: String }
-            let streams: [Stream]
-            let format: Format
-        }
-        let probe = try JSONDecoder().decode(Probe.self, from: output)
-        guard let stream = probe.streams.first, let frames = Int(stream.nb_read_frames),
-              let duration = Double(probe.format.duration) else { throw TestToolError("ffprobe: \(probe)") }
-        return StreamInfo(codec: stream.codec_name, frames: frames, width: stream.width, height: stream.height,
-                          duration: duration)
-    }
-
-    /// What `ffmpeg -v error` prints while decoding every frame: empty for a clean file.
-    static func decodeErrors(_ path: String) throws -> String {
-        let result = try runProcess(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-f", "null", "-"])
-        return String(decoding: result.stderr, as: UTF8.self) + (result.status == 0 ? "" : "exit \(result.status)")
-    }
-
-    /// The MD5 of every decoded frame, in order (ffmpeg framemd5, last column).
-    static func frameMD5s(_ path: String) throws -> [String] {
-        let output = try run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-f", "framemd5", "-"])
-        return String(decoding: output, as: UTF8.self).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") }
-            .compactMap { $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) }
-    }
-
     struct Layout {
         /// "type:size" of every root box, in file order.
         var boxes: [String]

@@ -79,10 +79,10 @@ final class MP4RecoveryTests: XCTestCase {
         XCTAssertEqual(result.sampleCount, frames, file: file, line: line)
         XCTAssertEqual(result.duration, Double(frames) / 30, accuracy: 1e-9, file: file, line: line)
 
-        let info = try MP4Oracles.probe(path)
+        let info = try FFprobeReport.read(URL(fileURLWithPath: path))
         XCTAssertEqual(info.frames, frames, file: file, line: line)
         XCTAssertEqual(info.duration, Double(frames) / 30, accuracy: 0.001, file: file, line: line)
-        XCTAssertEqual(try MP4Oracles.decodeErrors(path), "", file: file, line: line)
+        XCTAssertEqual(info.decodeErrors, "", file: file, line: line)
         let layout = try MP4Oracles.layout(path)
         XCTAssertEqual(layout.bmffHash, result.bmffHash, file: file, line: line)
         XCTAssertEqual(layout.boxes.map { String($0.prefix(4)) },

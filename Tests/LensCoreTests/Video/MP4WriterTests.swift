@@ -11,9 +11,9 @@ final class MP4WriterTests: XCTestCase {
         XCTAssertEqual(writer.duration, 1.0, accuracy: 1e-9)
         let result = try writer.finish()
 
-        let info = try MP4Oracles.probe(path)
-        XCTAssertEqual(info, .init(codec: "mjpeg", frames: 30, width: 320, height: 240, duration: 1.0))
-        XCTAssertEqual(try MP4Oracles.decodeErrors(path), "")
+        let info = try FFprobeReport.read(URL(fileURLWithPath: path))
+        XCTAssertEqual([info.codec, "\(info.frames)", "\(info.width)x\(info.height)", "\(info.duration)"], ["mjpeg", "30", "320x240", "1.0"])
+        XCTAssertEqual(info.decodeErrors, "")
 
         let layout = try MP4Oracles.layout(path)
         XCTAssertEqual(layout.boxes.map { String($0.prefix(4)) },
@@ -50,12 +50,12 @@ final class MP4WriterTests: XCTestCase {
         try writer.appendFragment(gop)
         let result = try writer.finish()
 
-        let info = try MP4Oracles.probe(path)
-        XCTAssertEqual(info, .init(codec: "h264", frames: 60, width: 320, height: 240, duration: 2.0))
-        XCTAssertEqual(try MP4Oracles.decodeErrors(path), "")
-        let rawFrames = try MP4Oracles.frameMD5s(raw)
+        let info = try FFprobeReport.read(URL(fileURLWithPath: path))
+        XCTAssertEqual([info.codec, "\(info.frames)", "\(info.width)x\(info.height)", "\(info.duration)"], ["h264", "60", "320x240", "2.0"])
+        XCTAssertEqual(info.decodeErrors, "")
+        let rawFrames = try FFprobeReport.frameMD5s(URL(fileURLWithPath: raw))
         XCTAssertEqual(rawFrames.count, 60)
-        XCTAssertEqual(try MP4Oracles.frameMD5s(path), rawFrames)
+        XCTAssertEqual(try FFprobeReport.frameMD5s(URL(fileURLWithPath: path)), rawFrames)
 
         let layout = try MP4Oracles.layout(path)
         XCTAssertEqual(layout.boxes.map { String($0.prefix(4)) },

@@ -1,3 +1,4 @@
+import C2PA
 import Glibc
 import LensCrypto
 
@@ -23,7 +24,7 @@ public enum MP4Recovery {
         // ftyp, the reserve (still free, or the signer's C2PA uuid), then the journal moov (retyped once finalized).
         guard boxes.count >= 3, boxes[0].type == "ftyp", boxes[0].size <= 64,
               JournalLayout.isLensdFileType(try boxes[0].read(file, limit: 64)),
-              boxes[1].size == JournalLayout.reserveSize, try BMFFHash.isExcluded(boxes[1], in: file),
+              boxes[1].size == JournalLayout.reserveSize, try isReserve(boxes[1], in: file),
               ["moov", "free"].contains(boxes[2].type)
         else { throw MP4Error(.notLensdFile, "\(path) does not start like a lensd MP4") }
         let journalMovie = boxes[2]
@@ -38,9 +39,16 @@ public enum MP4Recovery {
         let movie = try MovieBox.readJournal(try journalMovie.read(file, limit: journalMovieLimit))
         let fragments = try completeFragments(file, boxes: boxes[3...])
         let hasher = Hasher()
-        for fragment in fragments { try BMFFHash.add(fragment.mdat, from: file, to: hasher) }
+        for fragment in fragments { try MediaDataHashing.add(fragment.mdat, from: file, to: hasher) }
         let finalizer = InPlaceFinalizer(path: path, journalMovieOffset: journalMovie.offset, movie: movie, fragments: fragments)
         return try finalizer.finalize(file, hasher: hasher, droppedBytes: status.size - (fragments.last?.mdatEnd ?? status.size))
+    }
+
+    /// The space kept for the manifest: still `free`, or already the signer's C2PA `uuid` box.
+    private static func isReserve(_ box: RootBox, in file: borrowing Descriptor) throws -> Bool {
+        if box.type == "free" { return true }
+        guard box.type == "uuid" else { return false }
+        return try MP4Error.io("read uuid box") { try file.read(count: 16, at: box.offset + 8) } == BMFFHash.c2paUUID
     }
 
     /// The leading moof+mdat pairs that parse and agree with each other; the first pair that does
@@ -88,7 +96,7 @@ public enum MP4Recovery {
             }
         }
         return FinalizedMP4(path: path, reserve: boxes[1].offset..<boxes[1].end,
-                            bmffHash: try BMFFHash.ofFile(file, boxes: finished),
+                            bmffHash: try MP4Error.io("hash \(path)") { try BMFFHash.hash(fileAt: path) },
                             duration: Double(duration) / Double(FragmentedMP4Writer.timescale),
                             sampleCount: sampleCount, size: boxes.last!.end, droppedBytes: 0)
     }
