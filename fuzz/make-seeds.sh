@@ -38,7 +38,15 @@ ref "$TMP/exif.jpg" "$TMP/c2pa-python-p384.jpg" --key "$TMP/p384/leaf.pk8" --cha
 "$MAKE_SEED" "$TMP/exif.jpg" "$TMP/lensd-p384.jpg" --key "$TMP/p384/leaf.pk8" --chain "$TMP/p384/chain.pem" \
   --thumbnail >/dev/null
 
-mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-jpeg}
+# MP4 (fuzz-bmff): 64x48, 3 frames of H.264 moov last and MJPEG moov first, as the files themselves.
+ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=30 -frames:v 3 -c:v libx264 -pix_fmt yuv420p "$TMP/in.mp4"
+ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=30 -frames:v 3 -c:v mjpeg -q:v 20 -movflags +faststart "$TMP/mjpeg.mp4"
+ref "$TMP/in.mp4" "$TMP/c2pa-python.mp4" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" --when 2026-11-29T12:00:00Z
+"$MAKE_SEED" "$TMP/mjpeg.mp4" "$TMP/lensd.mp4" --key "$TMP/p384/leaf.pk8" --chain "$TMP/p384/chain.pem" >/dev/null
+
+mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-jpeg,fuzz-bmff}
+cp "$TMP/in.mp4" "$CORPUS/fuzz-bmff/unsigned.mp4"
+cp "$TMP/c2pa-python.mp4" "$TMP/lensd.mp4" "$CORPUS/fuzz-bmff/"
 cp "$TMP/in.jpg" "$CORPUS/fuzz-jpeg/unsigned.jpg"
 cp "$TMP/exif.jpg" "$CORPUS/fuzz-jpeg/unsigned-exif-foreign-app11.jpg"
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" c2pa-python "$TMP/c2pa-python.jpg" "$TMP/p256/chain.pem"

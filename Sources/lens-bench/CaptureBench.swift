@@ -60,6 +60,6 @@ struct CaptureBench {
         guard fd >= 0 else { throw BenchError("open \(path)") }
         defer { close(fd); unlink(path) }
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        return try Measure.times(runs: 1) { _ = fsync(fd) }[0]
+        return Measure.times(runs: 1) { _ = fsync(fd) }[0]
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 /// lens-bench: lensd's speed, measured next to a reference on the same bytes.
 let usage = """
 usage: lens-bench sign-jpeg --key KEY --chain CHAIN [--trust-anchor ROOT] [--runs N] FILE
+       lens-bench sign-mp4 --key KEY --chain CHAIN [--trust-anchor ROOT] [--runs N] FILE
        lens-bench cli [--bus ADDRESS] [--runs N]
        lens-bench capture [--runs N] [--size WxH]
        lens-bench encode [--size WxH] [--frames N]
@@ -12,7 +13,8 @@ usage: lens-bench sign-jpeg --key KEY --chain CHAIN [--trust-anchor ROOT] [--run
 let argv = Array(CommandLine.arguments.dropFirst())
 do {
     switch argv.first {
-    case "sign-jpeg": try SignJPEGBench(Array(argv.dropFirst())).run()
+    case "sign-jpeg": try SignFileBench(.jpeg, Array(argv.dropFirst())).run()
+    case "sign-mp4": try SignFileBench(.mp4, Array(argv.dropFirst())).run()
     case "cli": try CLIBench(Array(argv.dropFirst())).run()
     case "capture": try CaptureBench(Array(argv.dropFirst())).run()
     case "encode": try EncodeBench(Array(argv.dropFirst())).run()

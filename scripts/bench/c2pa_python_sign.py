@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times c2pa-python's Builder signing a JPEG (thumbnail off) inside this process.
+"""Times c2pa-python's Builder signing a JPEG or MP4 (by OUT's extension; thumbnail off) inside this process.
 
   c2pa_python_sign.py IN OUT --key PEM --chain PEM [--runs N]   -> prints the median in ms
 """

@@ -3,8 +3,8 @@ import Foundation
 import LensCrypto
 
 /// make-seed IN OUT --key KEY.pk8 --chain CHAIN.pem [--thumbnail]
-/// Signs the JPEG IN into OUT with lensd's engine (as the daemon does), for fuzz/make-seeds.sh.
-/// The thumbnail, when asked for, is IN itself (seeds are tiny).
+/// Signs the JPEG or MP4 (by IN's extension) IN into OUT with lensd's engine (as the daemon does),
+/// for fuzz/make-seeds.sh. The thumbnail, when asked for, is IN itself (JPEG seeds are tiny).
 @main
 struct MakeSeed {
     static func main() {
@@ -38,8 +38,11 @@ struct MakeSeed {
             let writer = ManifestWriter(
                 generator: ClaimGeneratorInfo(name: "lensd", version: "fuzz-seed", operatingSystem: "Linux"),
                 assertions: assertions, signer: signer)
-            let signed = try JPEGSigner(writer: writer).sign(Array(input))
-            try Data(signed).write(to: URL(fileURLWithPath: arguments[1]))
+            if arguments[0].hasSuffix(".mp4") {
+                try MP4Signer(writer: writer).sign(inputPath: arguments[0], outputPath: arguments[1])
+            } else {
+                try Data(try JPEGSigner(writer: writer).sign(Array(input))).write(to: URL(fileURLWithPath: arguments[1]))
+            }
             print(arguments[1])
         } catch {
             FileHandle.standardError.write(Data("make-seed: \(error)\n".utf8))

@@ -2,16 +2,31 @@ import C2PA
 import Foundation
 import LensCrypto
 
-/// `sign-jpeg`: lensd's JPEG signing vs. a plain SHA-256 of the same file (the floor) vs.
-/// c2pa-python's Builder (thumbnail off, timed inside its own process), on a tmpfs copy.
-struct SignJPEGBench {
+/// `sign-jpeg` / `sign-mp4`: lensd's file-to-file signing vs. a plain SHA-256 of the same file
+/// (the floor) vs. c2pa-python's Builder (thumbnail off, timed inside its own process), on a tmpfs copy.
+struct SignFileBench {
+    enum Format: String {
+        case jpeg, mp4
+
+        var fileExtension: String { self == .jpeg ? "jpg" : "mp4" }
+
+        func sign(writer: ManifestWriter, input: String, output: String) throws {
+            switch self {
+            case .jpeg: try JPEGSigner(writer: writer).sign(inputPath: input, outputPath: output)
+            case .mp4: try MP4Signer(writer: writer).sign(inputPath: input, outputPath: output)
+            }
+        }
+    }
+
+    var format: Format
     var key: String
     var chain: String
     var anchor: String?
     var runs = 11
     var file: String
 
-    init(_ argv: [String]) throws {
+    init(_ format: Format, _ argv: [String]) throws {
+        self.format = format
         var key: String?, chain: String?, anchor: String?, file: String?
         var rest = argv[...]
         while let arg = rest.popFirst() {
@@ -30,8 +45,8 @@ struct SignJPEGBench {
     func run() throws {
         let dir = try Measure.tmpfsDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = dir.appendingPathComponent("input.jpg").path
-        let output = dir.appendingPathComponent("signed.jpg").path
+        let input = dir.appendingPathComponent("input.\(format.fileExtension)").path
+        let output = dir.appendingPathComponent("signed.\(format.fileExtension)").path
         try FileManager.default.copyItem(atPath: file, toPath: input)
         let size = try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int ?? 0
         let signer = try SoftwareSigner(keyPEM: try String(contentsOfFile: key, encoding: .utf8),
@@ -40,15 +55,16 @@ struct SignJPEGBench {
         let lensd = try Measure.times(runs: runs) {
             let writer = ManifestWriter(generator: ClaimGeneratorInfo(name: "lens-bench", version: "0"),
                                         assertions: Self.assertions(), signer: signer)
-            try JPEGSigner(writer: writer).sign(inputPath: input, outputPath: output)
+            try format.sign(writer: writer, input: input, output: output)
         }
         let sha256 = try Measure.times(runs: runs) { _ = try Self.hashFile(input) }
-        let reference = try referenceMedian(input: input, output: dir.appendingPathComponent("reference.jpg").path)
+        let reference = try referenceMedian(input: input, output: dir.appendingPathComponent("reference.\(format.fileExtension)").path)
         let verdict = try checkTrusted(output, signer: signer)
 
         let lensdMedian = Measure.median(lensd), hashMedian = Measure.median(sha256)
         print("input: \(file) (\(size) bytes), \(runs) runs each, tmpfs copy")
-        print(String(format: "lensd sign-jpeg       median %8.2f ms", lensdMedian))
+        print("lensd sign-\(format.rawValue)".padding(toLength: 22, withPad: " ", startingAt: 0)
+              + String(format: "median %8.2f ms", lensdMedian))
         print(String(format: "sha256 (floor)        median %8.2f ms", hashMedian))
         print(reference.map { String(format: "c2pa-python Builder   median %8.2f ms", $0) } ?? "c2pa-python Builder   unavailable (run scripts/setup)")
         print("lensd output: \(verdict)")
@@ -89,7 +105,7 @@ struct SignJPEGBench {
     private func checkTrusted(_ path: String, signer: SoftwareSigner) throws -> String {
         let anchors = try anchor.map { try Certificate.parsePEM(try String(contentsOfFile: $0, encoding: .utf8)) }
             ?? [signer.certificateChain.last!]
-        let report = try Verifier(trustAnchors: anchors).verify(jpeg: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        let report = try Verifier(trustAnchors: anchors).verify(fileAt: path)
         guard report.state == .trusted else {
             throw BenchError("lensd's output is \(report.state.rawValue): \(report.failures.map(\.code))")
         }
