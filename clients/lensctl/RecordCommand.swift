@@ -1,5 +1,7 @@
+import C2PA
 import Foundation
 import LensClient
+import LensCrypto
 
 /// `lensctl record`: one signed video, recorded until a duration or a signal, written to a file.
 enum RecordCommand: Command {
@@ -11,8 +13,9 @@ enum RecordCommand: Command {
     Claims the camera in video mode and records until S seconds have passed or lensctl gets
     SIGINT (Ctrl-C) or SIGTERM; a second signal ends lensctl at once (lensd still stores the
     video). On a terminal, a live line on stderr shows length and size. Then it waits for lensd
-    to store and sign the video, writes the exact bytes to FILE (default NAME.mp4), and prints
-    name, length, size, path, and "signed" or "UNSIGNED: reason".
+    to store and sign the video, writes the exact bytes to FILE (default NAME.mp4), checks it
+    with lensd's verifier against lensd's trust anchor, and prints name, length, size, path,
+    and "signed" or "UNSIGNED: reason".
 
       -o FILE        where to write the video; never overwritten without --force
       --duration S   stop after S seconds (default: at the first signal)
@@ -64,6 +67,15 @@ enum RecordCommand: Command {
         guard stored.signed else {
             Output.error("\(path) is not signed: \(stored.info.reason ?? "lensd gave no reason")")
             return .failed
+        }
+        // As capture does: lensd's own verifier, trusting the anchor lensd hands out.
+        let anchor = try Connection.client { () throws(LensClientError) in try camera.trustAnchor() }
+        let report: VerificationReport
+        do { report = try Verifier(trustAnchors: try Certificate.parsePEM(anchor)).verify(fileAt: path) } catch {
+            throw CommandFailure(.failed, "cannot verify the video: \(error)")
+        }
+        guard report.state == .trusted else {
+            throw CommandFailure(.failed, "\(path) does not verify as Trusted against lensd's own trust anchor")
         }
         return .ok
     }
