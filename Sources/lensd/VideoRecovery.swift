@@ -16,7 +16,7 @@ extension LensService {
                         + "\(video.droppedBytes) bytes of a torn fragment dropped")
                     self?.loop.post { [weak self] in
                         self?.signAndPublish(video, name: interrupted.name, uid: interrupted.uid, facts: saved?.facts,
-                                             fix: saved?.locationFix, session: nil, recovered: true)
+                                             fix: saved?.fix, session: nil, recovered: true)
                     }
                 } catch {
                     Log.error("video \(interrupted.name): cannot be recovered (\(error)); removed")

@@ -8,7 +8,7 @@ import Glibc
 /// inserted (every sample shifts, and the hash is computed again).
 public struct VideoSigning: Sendable {
     /// What the recording's manifest says about it.
-    public struct Facts: Sendable {
+    public struct Facts: Sendable, Codable {
         public var startTime: Date
         public var make: String
         public var model: String

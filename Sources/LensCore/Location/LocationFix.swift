@@ -2,14 +2,15 @@ import Foundation
 
 /// How many dimensions the receiver solved for. The raw values are the wire strings of the
 /// `Location` property's `mode` key.
-public enum FixMode: String, Sendable {
+public enum FixMode: String, Sendable, Codable {
     case none
     case twoD = "2d"
     case threeD = "3d"
 }
 
 /// One position as the capture pipeline records it.
-public struct LocationFix: Sendable, Equatable {
+/// Codable: a recording keeps its start's fix beside its journal (lensd's RecordingFacts).
+public struct LocationFix: Sendable, Equatable, Codable {
     public var latitude: Double
     public var longitude: Double
     /// Metres above mean sea level; nil unless the fix is 3D (a 2D fix has no altitude at all,
