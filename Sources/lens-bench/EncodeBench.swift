@@ -48,11 +48,11 @@ struct EncodeBench {
         let encoder = try H264Encoder(settings: settings)
         var rgb = [UInt8](repeating: 0, count: camera.frameByteCount)
         var image = I420Image(width: size.width, height: size.height)
-        var random = SplitMix64(seed: 1)
+        var sensor = SensorNoise(amplitude: noise)
         var conversions: [Double] = [], encodes: [Double] = [], bytes = 0
         for index in 0..<frames {
             _ = rgb.withUnsafeMutableBytes { camera.renderFrame(into: $0) }
-            if noise > 0 { addNoise(to: &rgb, amplitude: noise, random: &random) }
+            sensor.add(to: &rgb)
             conversions += Measure.times(runs: 1) {
                 rgb.withUnsafeBytes { PixelConversion.convert(rgb: $0, width: size.width, height: size.height, into: &image) }
             }
@@ -75,20 +75,6 @@ struct EncodeBench {
                      Double(bytes * 8) * frameRate / Double(frames) / 1e6, Double(settings.bitrate) / 1e6))
     }
 
-    private func addNoise(to rgb: inout [UInt8], amplitude: Int, random: inout SplitMix64) {
-        let span = UInt64(2 * amplitude + 1)
-        rgb.withUnsafeMutableBufferPointer { pixels in
-            var bits: UInt64 = 0, left = 0
-            for index in pixels.indices {
-                if left == 0 { bits = random.next(); left = 8 }
-                let offset = Int((bits & 0xFF) % span) - amplitude
-                bits >>= 8
-                left -= 1
-                pixels[index] = UInt8(clamping: Int(pixels[index]) + offset)
-            }
-        }
-    }
-
     private func percentile(_ values: [Double], _ fraction: Double) -> Double {
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
@@ -108,20 +94,5 @@ private final class SteppingClock: @unchecked Sendable {
             defer { now += step }
             return now
         }
-    }
-}
-
-/// Fast, seeded noise; statistical quality does not matter here.
-private struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,8 +4,9 @@ import LensCore
 
 /// `video`: the recording pipeline in-process on the synthetic camera, state on tmpfs.
 /// - stop → VideoSigned: finalize in place + sign into the reserve, for a short and a long
-///   recording (fed as fast as the encoder goes; the frames' timestamps say 30 fps). The hash
-///   is taken while recording, so the two should be equal within noise.
+///   recording of noisy frames (fed as fast as the encoder goes; the frames' timestamps say
+///   30 fps; ~2.5 Mb/s like a camera's). The hash is taken while recording, so the two should
+///   be equal within noise.
 /// - real time: frames dropped over `--realtime` seconds of paced 30 fps capture + H.264.
 struct VideoBench {
     var size = (width: 1280, height: 720)
@@ -68,10 +69,12 @@ struct VideoBench {
         defer { camera.close() }
         let recorder = VideoRecorder(path: path, encoding: .h264(bitrate: nil), frameRate: 30, creationTime: Date())
         var rgb = [UInt8](repeating: 0, count: camera.frameByteCount)
+        var sensor = SensorNoise(amplitude: 10)
         for frame in 0..<Int(seconds * 30) {
-            try rgb.withUnsafeMutableBytes { buffer in
-                _ = camera.renderFrame(into: buffer)
-                try recorder.append(VideoFrame(pixels: .rgb(UnsafeRawBufferPointer(buffer)), width: size.width,
+            _ = rgb.withUnsafeMutableBytes { camera.renderFrame(into: $0) }
+            sensor.add(to: &rgb)
+            try rgb.withUnsafeBytes { buffer in
+                try recorder.append(VideoFrame(pixels: .rgb(buffer), width: size.width,
                                                height: size.height, timestamp: Double(frame) / 30, sequence: UInt64(frame)))
             }
         }
@@ -96,7 +99,7 @@ struct VideoBench {
         }
         _ = try recorder.finish()
         let expected = Int(last - (first ?? 0)) + 1
-        print(String(format: "real time %.0f s at 30 fps: %d frames recorded, %d dropped (target 0)",
+        print(String(format: "real time %.0f s at 30 fps (camera-paced synthetic frames, no added noise): %d frames recorded, %d dropped (target 0)",
                      realtimeSeconds, frames, expected - frames))
     }
 }
