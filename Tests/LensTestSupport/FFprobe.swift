@@ -21,7 +21,10 @@ public struct FFprobeReport: Equatable {
               let format = json["format"] as? [String: Any] else {
             throw TestToolError("ffprobe \(file.lastPathComponent): " + String(decoding: probe.stderr, as: UTF8.self))
         }
-        let decode = try runProcess(["ffmpeg", "-nostdin", "-v", "error", "-i", file.path, "-f", "null", "-"])
+        // In the stream's own time base: by default frames closer together than the guessed frame
+        // rate (a camera's jittery timestamps) land on one output tick, and the null muxer says
+        // so at error level although every frame decoded.
+        let decode = try runProcess(["ffmpeg", "-nostdin", "-v", "error", "-i", file.path, "-enc_time_base", "-1", "-f", "null", "-"])
         return FFprobeReport(
             codec: stream["codec_name"] as? String ?? "", frames: Int(stream["nb_read_frames"] as? String ?? "") ?? -1,
             duration: Double(format["duration"] as? String ?? "") ?? -1,

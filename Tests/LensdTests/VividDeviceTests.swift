@@ -5,14 +5,15 @@ import XCTest
 
 /// lensd on the kernel's vivid driver. Runs only inside the VM (scripts/vm/run-in-vivid-vm.sh,
 /// started by VividVMTests), where vivid has two cameras and a metadata node between them, so
-/// the second camera is /dev/video2. Signed photos go to $LENSD_VM_OUT for c2pa-python on the
-/// host (no Python in the VM).
+/// the second camera is /dev/video2. Signed photos and videos go to $LENSD_VM_OUT for c2pa-python
+/// and FFmpeg on the host (neither is in the VM).
 final class VividDeviceTests: LensdTestCase {
     var camera = "auto"
     var captureSize = "640x480"
+    var videoEncoding = "h264"
     override var daemonArguments: [String] {
         ["--camera", camera, "--allow-virtual-devices", "true", "--capture-size", captureSize,
-         "--location", "optional", "--gpsd", "none"]
+         "--video-encoding", videoEncoding, "--location", "optional", "--gpsd", "none"]
     }
 
     override func setUpWithError() throws {
@@ -120,16 +121,8 @@ final class VividDeviceTests: LensdTestCase {
     /// compares it byte for byte once the C2PA segments are taken out), and zoom by cropping it
     /// losslessly (a 2× photo is half the size; the host compares its pixels with the source's).
     func testLoopbackMJPEGIsSignedAsFed() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let node = try XCTUnwrap(environment["LENSD_VM_LOOPBACK"]), out = try XCTUnwrap(environment["LENSD_VM_OUT"])
-        let feeder = Process()
-        feeder.executableURL = URL(fileURLWithPath: try XCTUnwrap(environment["VIVID_VM_LOOPBACK_WRITER"]))
-        feeder.arguments = [node, out + "/loopback-source.jpg", "640x480"]
-        try feeder.run()
+        let (node, feeder) = try feedLoopback()
         defer { feeder.terminate(); feeder.waitUntilExit() }
-        // With exclusive_caps=1 the node is a capture device only once the feeder has written.
-        Thread.sleep(forTimeInterval: 0.5)
-        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: node)
         camera = node
         try restartDaemon()
 
@@ -144,6 +137,31 @@ final class VividDeviceTests: LensdTestCase {
         try capture(c, session: s, expecting: (320, 240), savedAs: "loopback-zoom2.jpg")
     }
 
+    /// vivid's RGB frames coded to H.264 (the default encoding).
+    func testVividRecordsSignedH264() throws {
+        try record(savedAs: "vivid-video-h264.mp4")
+        XCTAssertTrue(daemon.log.contains("/dev/video0 streams 640x480 RGB3 at 25.0 fps"), daemon.log)
+    }
+
+    /// MJPEG mode on vivid: each RGB frame is JPEG-coded.
+    func testVividRecordsSignedMJPEG() throws {
+        videoEncoding = "mjpeg"
+        try restartDaemon()
+        try record(savedAs: "vivid-video-mjpeg.mp4")
+    }
+
+    /// MJPEG mode on the loopback: the camera's JPEGs pass through untouched (the host compares
+    /// every sample with the fed JPEG).
+    func testLoopbackMJPEGIsRecordedAsFed() throws {
+        let (node, feeder) = try feedLoopback()
+        defer { feeder.terminate(); feeder.waitUntilExit() }
+        camera = node
+        videoEncoding = "mjpeg"
+        try restartDaemon()
+        try record(savedAs: "loopback-video.mp4")
+        XCTAssertTrue(daemon.log.contains("\(node) streams 640x480 MJPG"), daemon.log)
+    }
+
     private func capture(_ c: TestClient, session: String? = nil, expecting size: (Int, Int), savedAs fileName: String) throws {
         let s = try session ?? c.openSession()
         try c.call(s, "StartCaptureSession")
@@ -152,11 +170,66 @@ final class VividDeviceTests: LensdTestCase {
         let photo = try XCTUnwrap(c.call(s, "ReadResult", [.string(name)]).first?.bytesValue)
         let dimensions = try jpegDimensions(photo)
         XCTAssertEqual([dimensions.width, dimensions.height], [size.0, size.1])
-        if let out = ProcessInfo.processInfo.environment["LENSD_VM_OUT"] {
-            try Data(photo).write(to: URL(fileURLWithPath: out).appendingPathComponent(fileName))
+        try bringBack(Data(photo), as: fileName, anchorFrom: c)
+    }
+
+    /// Records about `seconds` of video through lensd and brings the signed file back, with what
+    /// lensd announced about it in <fileName>.json: the duration of VideoThumbnailGenerated and
+    /// the frames of VideoSigned (the host checks both against FFmpeg's count).
+    private func record(seconds: TimeInterval = 2, savedAs fileName: String) throws {
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        try c.set(s, "CameraMode", .string("video"))
+        try c.call(s, "StartVideoCapture")
+        try c.drain(for: seconds)
+        try c.call(s, "StopVideoCapture")
+        try c.waitForSignal("VideoRecordingStopped", path: s)
+        let thumbnail = try c.waitForSignal("VideoThumbnailGenerated", path: s)
+        let signed = try c.waitForSignal("VideoSigned", path: s, timeout: 60)
+        let name = try XCTUnwrap(signed.arguments.first?.stringValue)
+        XCTAssertEqual(thumbnail.arguments.first?.stringValue, name)
+        let duration = try XCTUnwrap(thumbnail.arguments.dropFirst(2).first?.doubleValue, "\(thumbnail.arguments)")
+        let info = try XCTUnwrap(signed.arguments.dropFirst().first?.vardictValue, "\(signed.arguments)")
+        let frames = try XCTUnwrap(info["frames"]?.uint32Value, "\(info)")
+        XCTAssertEqual(info["mime"]?.stringValue, "video/mp4")
+        // The frames' own timestamps make the duration: frames dropped under emulation lengthen
+        // samples rather than shorten the recording. The stop lands on the next frame.
+        XCTAssertEqual(duration, seconds, accuracy: 0.6)
+
+        let fd = try XCTUnwrap(c.call(s, "FetchResult", [.string(name)]).first?.fdValue)
+        defer { close(fd) }
+        let video = try XCTUnwrap(FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd())
+        XCTAssertEqual(UInt64(video.count), info["size"]?.uint64Value)
+        try bringBack(video, as: fileName, anchorFrom: c)
+        let announced = try JSONSerialization.data(withJSONObject: ["duration": duration, "frames": Int(frames)])
+        try bringBack(announced, as: fileName + ".json")
+    }
+
+    /// Writes `data` to $LENSD_VM_OUT (when the host asked for it), and with `anchorFrom` the
+    /// trust anchor that validates it as anchor-<fileName>.pem.
+    private func bringBack(_ data: Data, as fileName: String, anchorFrom c: TestClient? = nil) throws {
+        guard let out = ProcessInfo.processInfo.environment["LENSD_VM_OUT"] else { return }
+        try data.write(to: URL(fileURLWithPath: out).appendingPathComponent(fileName))
+        if let c {
             let anchor = try XCTUnwrap(c.callManager("GetTrustAnchor").first?.stringValue)
             try anchor.write(toFile: out + "/anchor-\(fileName).pem", atomically: true, encoding: .utf8)
         }
+    }
+
+    /// Starts loopback-writer feeding the host's loopback-source.jpg to the v4l2loopback node at
+    /// 25 fps, until the caller terminates it; the node is then a camera lensd may open.
+    private func feedLoopback() throws -> (node: String, feeder: Process) {
+        let environment = ProcessInfo.processInfo.environment
+        let node = try XCTUnwrap(environment["LENSD_VM_LOOPBACK"]), out = try XCTUnwrap(environment["LENSD_VM_OUT"])
+        let feeder = Process()
+        feeder.executableURL = URL(fileURLWithPath: try XCTUnwrap(environment["VIVID_VM_LOOPBACK_WRITER"]))
+        feeder.arguments = [node, out + "/loopback-source.jpg", "640x480"]
+        try feeder.run()
+        // With exclusive_caps=1 the node is a capture device only once the feeder has started.
+        Thread.sleep(forTimeInterval: 0.5)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: node)
+        return (node, feeder)
     }
 
     /// Without udev the nodes are root-only; lensd runs as user lensd.

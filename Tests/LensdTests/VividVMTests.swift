@@ -4,8 +4,8 @@ import LensTestSupport
 import XCTest
 
 /// Boots the vivid VM once (scripts/vm/run-in-vivid-vm.sh) and runs every VividDeviceTests test
-/// in it, then checks the photos it brought back with c2pa-python here on the host. Required in
-/// CI (CI=true); elsewhere a machine that cannot run the VM skips with the reason.
+/// in it, then checks the photos and videos it brought back with c2pa-python and FFmpeg here on
+/// the host. Required in CI (CI=true); elsewhere a machine that cannot run the VM skips with the reason.
 final class VividVMTests: XCTestCase {
     func testLensdOnVividInOneBoot() throws {
         try XCTSkipIf(ProcessInfo.processInfo.environment["VIVID_VM"] == "1", "already inside the VM")
@@ -31,7 +31,7 @@ final class VividVMTests: XCTestCase {
         print("vivid VM phase: \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         if result.status == 125 { try unavailable(String(output.suffix(2000))) }
         XCTAssertEqual(result.status, 0, output)
-        XCTAssertTrue(output.contains("Executed 6 tests, with 0 failures"), output)
+        XCTAssertTrue(output.contains("Executed 9 tests, with 0 failures"), output)
         XCTAssertFalse(output.contains("skipped"), output)
 
         for name in ["640x480", "1280x720", "zoom2"] {
@@ -64,6 +64,7 @@ final class VividVMTests: XCTestCase {
         } else {
             XCTFail("the VM brought back no loopback-zoom2.jpg")
         }
+        try assertRecordings(in: out, source: source)
     }
 
     /// Clear of vivid's nodes (0-2, and again after it is reloaded).
@@ -104,7 +105,7 @@ final class VividVMTests: XCTestCase {
 
     /// vivid's default pattern: eight vertical 75 % colour bars, white to black (the synthetic
     /// camera draws something else). Sampled at mid-height, below vivid's text overlay.
-    private func assertVividColourBars(_ photo: URL) throws {
+    func assertVividColourBars(_ photo: URL) throws {
         let sample = """
         import sys; from PIL import Image
         im = Image.open(sys.argv[1]).convert("RGB"); w, h = im.size
