@@ -144,13 +144,15 @@ extension LensService {
     /// On the signing thread: sign in place (or keep it unsigned, saying why), publish, announce.
     func signAndPublish(_ video: FinalizedMP4, name: String, uid: UInt32, facts: VideoSigning.Facts?, fix: LocationFix?,
                         session: LoopBound<Session>?, recovered: Bool) {
+        // A certificate that expired while recording would sign a manifest no validator accepts.
+        let usable = identity.state(at: Date()) == .enrolled
         let signing = identity.signer.map { VideoSigning(signer: $0, generator: Self.generator) }
-        let problem = identity.problem
+        let problem = identity.problem ?? "the device certificate expired before the recording could be signed"
         let store = store
         signingWorker.submit { [weak self] in
             let unsignedReason: String?
             do {
-                guard let signing else { throw LensError.enrollment(problem ?? "the device has no usable identity") }
+                guard let signing, usable else { throw LensError.enrollment(problem) }
                 guard let facts else { throw LensError.imageSigningFailed("what the recording was made with was lost in the crash") }
                 try signing.sign(video, facts: facts, location: fix)
                 unsignedReason = nil

@@ -15,7 +15,11 @@ public final class DaemonUnderTest {
 
     /// Binaries copied where setpriv'd users can execute them (the build tree may not be reachable).
     public static func installedBinary(_ name: String) throws -> String {
-        let dir = "/tmp/lensd-test-bin"
+        // One directory per build tree: test runs of two checkouts must not swap binaries under each other.
+        let tree = TestTools.buildDirectory.path.unicodeScalars.reduce(into: UInt64(14_695_981_039_346_656_037)) {
+            $0 = ($0 ^ UInt64($1.value)) &* 1_099_511_628_211
+        }
+        let dir = "/tmp/lensd-test-bin-\(String(tree, radix: 16))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
         let source = TestTools.buildDirectory.appendingPathComponent(name).path

@@ -35,7 +35,7 @@ final class StorageGateTests: LensdTestCase {
 }
 
 /// An administrator-installed identity whose certificate expires a few seconds after start.
-final class EnrollmentExpiryTests: LensdTestCase {
+class ShortLivedIdentityTestCase: LensdTestCase {
     static let lifetime: TimeInterval = 8
     var identityDirectory: URL { tmp.file("identity-config") }
 
@@ -65,6 +65,9 @@ final class EnrollmentExpiryTests: LensdTestCase {
         XCTAssertEqual(try runProcess(["chown", "-R", "lensd:lensd", identityDirectory.path]).status, 0)
     }
 
+}
+
+final class EnrollmentExpiryTests: ShortLivedIdentityTestCase {
     func testExpiryDisablesCaptureAndIsAnnounced() throws {
         let c = try client()
         let s = try c.openSession()
@@ -76,6 +79,32 @@ final class EnrollmentExpiryTests: LensdTestCase {
         XCTAssertEqual(try c.waitForSignal("CaptureDisabled", path: s, timeout: 10).arguments.first?.stringArrayValue,
                        ["enrollment"])
         XCTAssertEqual(try c.get(TestClient.managerPath, "EnrollmentState", interface: TestClient.manager).stringValue, "expired")
+    }
+}
+
+/// A recording that outlives the device certificate cannot be signed: it is kept, playable and
+/// unsigned, and VideoUnsigned says why.
+final class RecordingPastExpiryTests: ShortLivedIdentityTestCase {
+    func testARecordingThatOutlivesTheCertificateIsKeptUnsigned() throws {
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        try c.set(s, "CameraMode", .string("video"))
+        try c.call(s, "StartVideoCapture")
+        _ = try c.waitForSignal("CaptureDisabled", path: s, timeout: Self.lifetime + 10)
+        try c.call(s, "StopVideoCapture")
+        let unsigned = try c.waitForSignal("VideoUnsigned", path: s, timeout: 60)
+        let info = try XCTUnwrap(unsigned.arguments.last?.vardictValue)
+        XCTAssertTrue(info["reason"]?.stringValue?.contains("expired") == true, "\(info)")
+        let name = try XCTUnwrap(unsigned.arguments.first?.stringValue)
+        let fetched = try XCTUnwrap(c.call(s, "FetchResult", [.string(name)]).first?.fdValue)
+        let video = tmp.file("unsigned.mp4")
+        try Data(FileHandle(fileDescriptor: fetched, closeOnDealloc: true).readToEnd() ?? Data()).write(to: video)
+        let probe = try FFprobeReport.read(video)
+        XCTAssertEqual(probe.decodeErrors, "")
+        XCTAssertEqual(Double(probe.frames), (info["frames"]?.uint32Value).map(Double.init) ?? -1)
+        XCTAssertGreaterThan(probe.duration, Self.lifetime - 2)
+        XCTAssertEqual(try ReferenceValidator.verdict(file: video).exitStatus, 2, "an unsigned video has no manifest")
     }
 }
 

@@ -6,8 +6,7 @@ import XCTest
 
 /// `lensctl record` refuses what it cannot use before it touches lensd (no daemon needed).
 final class LensctlRecordUsageTests: XCTestCase {
-    /// The binary straight from the build directory: these run as root, and the shared copy in
-    /// /tmp/lensd-test-bin may belong to another checkout's build.
+    /// The binary straight from the build directory: these run as root, no other user needs it.
     private func record(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let lensctl = TestTools.buildDirectory.appendingPathComponent("lensctl").path
         let r = try runProcess([lensctl, "record"] + arguments)

@@ -64,6 +64,20 @@ final class VideoFlowTests: LensdTestCase {
         XCTAssertEqual(try XCTUnwrap(announcedDuration(thumbnailLine), thumbnailLine), 1.0, accuracy: 0.1)
     }
 
+    func testTheMaximumSizeStopsAndSignsTheRecording() throws {
+        extraArguments = ["--video-encoding", "mjpeg", "--video-max-bytes", "1048576"]
+        try restartDaemon()
+        let member = try peer(["open", "video", "start", "record", "wait:VideoRecordingStopped:30",
+                               "wait:VideoSigned:60"], as: TestUsers.member)
+        XCTAssertEqual(try member.finish(), 0, "\(member.lines)")
+        let stored = try waitForStoredVideo()
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: stored.path)[.size] as? Int)
+        // Stopped at the first frame past the limit: the limit, plus that frame, the reserve and the moov.
+        XCTAssertGreaterThanOrEqual(size, 1 << 20)
+        XCTAssertLessThan(size, (1 << 20) + (64 << 10) + (128 << 10), "\(size) bytes")
+        try ReferenceValidator.assertTrusted(stored, anchors: [try client().trustAnchorFile(in: tmp)])
+    }
+
     func testAnOwnerThatLeavesMidRecordingStillGetsItsSignedVideo() throws {
         let member = try peer(["open", "video", "start", "record", "sleep:1500"], as: TestUsers.member)
         XCTAssertEqual(try member.finish(), 0, "\(member.lines)")
