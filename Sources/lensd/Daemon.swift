@@ -28,6 +28,14 @@ enum Daemon {
     }
 
     private static func serve(_ configuration: Configuration) throws -> Int32 {
+        // Before any thread exists (the cameras', signing's and storage's come with LensService):
+        // they inherit the mask, so SIGTERM and SIGINT wait for the loop's signal source instead of
+        // killing the process wherever they land.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         umask(0o077)
         try ProcessHardening.disableCoreDumps()
         let state = URL(fileURLWithPath: configuration.stateDirectory)
@@ -55,9 +63,15 @@ enum Daemon {
         let registration = try bus.export(manager, at: BusContract.managerPath)
         try bus.requestName(BusContract.busName)
         service.start(scheduler: LoopScheduler(loop))
+        var stopping = false
         try loop.onSignals([SIGTERM, SIGINT]) { signal in
             Log.info("signal \(signal): stopping")
-            loop.exit(0)
+            // A second signal, or the deadline (within systemd's stop timeout), does not wait:
+            // a recording cut short then is recovered at the next start.
+            guard !stopping else { return loop.exit(0) }
+            stopping = true
+            loop.schedule(after: .seconds(30)) { loop.exit(0) }
+            service.settleVideos { loop.exit(0) }
         }
         ServiceManager.notify("READY=1\nSTATUS=serving \(BusContract.busName)")
         if let interval = ServiceManager.watchdogInterval {

@@ -145,6 +145,27 @@ final class VideoFlowTests: LensdTestCase {
         XCTAssertTrue(recordingJournals().isEmpty, "\(recordingJournals())")
     }
 
+    /// A service stop (SIGTERM) mid-recording ends it like StopVideoCapture: lensd signs and
+    /// publishes it before exiting, and the owner hears about it.
+    func testAServiceStopFinishesTheRecordingFirst() throws {
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        try c.set(session, "CameraMode", .string("video"))
+        try c.call(session, "StartVideoCapture")
+        let anchor = try c.trustAnchorFile(in: tmp)
+        try c.drain(for: 1.5)
+        kill(daemon.pid, SIGTERM)
+        let signed = try c.waitForSignal("VideoSigned", path: session, timeout: 30)
+        let name = try XCTUnwrap(signed.arguments.first?.stringValue)
+        daemon.process?.waitUntilExit()
+        XCTAssertEqual(daemon.process?.terminationStatus, 0, daemon.log)
+        let stored = try waitForStoredVideo(named: name, timeout: 1)
+        try ReferenceValidator.assertTrusted(stored, anchors: [anchor])
+        XCTAssertFalse(daemon.log.contains("recovered after a crash"), daemon.log)
+        XCTAssertTrue(recordingJournals().isEmpty, "\(recordingJournals())")
+    }
+
     /// Without the facts written at its start, a recovered recording cannot say what made it:
     /// it is kept playable but unsigned.
     func testARecoveredRecordingWithoutItsFactsIsKeptUnsigned() throws {
