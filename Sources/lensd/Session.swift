@@ -162,7 +162,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         let name = try resultName(call), uid = uid
         return fromStore(call) { store in
             let stored = try store.result(name: name, uid: uid)
-            return ([Wire.result(stored)], try store.sealedMemfd(name: name, uid: uid))
+            return ([Wire.result(stored)], try store.fetchDescriptor(name: name, uid: uid))
         }
     }
 

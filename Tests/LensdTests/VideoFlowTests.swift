@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensCrypto
 import LensTestSupport
 import XCTest
 
@@ -116,6 +117,30 @@ final class VideoFlowTests: LensdTestCase {
             .compactMap { $0.arguments.dropFirst().first?.vardictValue?["IsRecordingVideo"]?.boolValue }
         XCTAssertEqual(changes, [true, false])
         try c.ping()
+    }
+
+    /// A video is handed out as a read-only descriptor of the stored file, not copied into a
+    /// memfd: the client can read every byte (ReadResult refuses videos) and write none.
+    func testFetchResultHandsOutTheVideoReadOnlyWithoutCopyingIt() throws {
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        try c.set(session, "CameraMode", .string("video"))
+        try c.call(session, "StartVideoCapture")
+        try c.drain(for: 1)
+        try c.call(session, "StopVideoCapture")
+        let name = try XCTUnwrap(try c.waitForSignal("VideoSigned", path: session, timeout: 60).arguments.first?.stringValue)
+        let reply = try c.call(session, "FetchResult", [.string(name)])
+        let fd = try XCTUnwrap(reply.first?.fdValue)
+        defer { close(fd) }
+        let info = try XCTUnwrap(reply.last?.vardictValue)
+        XCTAssertEqual(fcntl(fd, F_GETFL) & O_ACCMODE, O_RDONLY)
+        XCTAssertEqual(write(fd, "x", 1), -1)
+        XCTAssertFalse(((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "").hasPrefix("/memfd:"))
+        var bytes = [UInt8](repeating: 0, count: Int(info["size"]?.uint64Value ?? 0))
+        XCTAssertEqual(bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }, bytes.count)
+        XCTAssertEqual(Digest.hash(bytes).map { String(format: "%02x", $0) }.joined(), info["sha256"]?.stringValue)
+        try assertError("Unsupported") { try c.call(session, "ReadResult", [.string(name)]) }
     }
 
     /// lensd killed mid-recording: after the restart the recording plays up to its last complete

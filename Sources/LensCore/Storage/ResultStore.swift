@@ -108,6 +108,18 @@ public final class ResultStore: @unchecked Sendable {
         return try withFile(entry, uid: uid) { try SealedMemfd.make(name: "lensd-\(name)", copying: $0, size: entry.size) }
     }
 
+    /// What FetchResult hands out, the caller owns it: a sealed memfd copy for photos, and for
+    /// videos a read-only descriptor of the stored file itself — a copy would cost the whole
+    /// video in memory. lensd never changes a published result, and a file that retention
+    /// deletes stays readable through the descriptor.
+    public func fetchDescriptor(name: String, uid: UInt32) throws -> Int32 {
+        let entry = try lookUp(name: name, uid: uid)
+        guard entry.mime.hasPrefix("video/") else { return try sealedMemfd(name: name, uid: uid) }
+        return try withFile(entry, uid: uid) { file in
+            try Syscalls.retrying("fcntl(F_DUPFD_CLOEXEC)") { fcntl(file.raw, F_DUPFD_CLOEXEC, 0) }
+        }
+    }
+
     /// True when the file system holding the results has less than `minimumFreeBytes` free, or
     /// cannot say: the daemon then disables capture with reason "storage".
     public var isLowOnSpace: Bool {
