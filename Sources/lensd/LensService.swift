@@ -204,7 +204,9 @@ final class LensService: @unchecked Sendable {
     /// Connection-owned ones end with their connection (sd_bus_track), however long it idles.
     private func closeIdleSessions() {
         let deadline = ContinuousClock.now - configuration.sessionIdleTimeout
-        for session in sessions.values where session.isPersistent && session.lastActivity < deadline {
+        // A recording is activity: a busctl user may record for longer than the timeout between calls.
+        for session in sessions.values where session.isPersistent && session.lastActivity < deadline
+            && recording?.session !== session {
             Log.info("session \(session.number) idle for \(configuration.sessionIdleTimeout): closing it")
             close(session)
         }

@@ -41,4 +41,21 @@ final class SessionLimitTests: LensdTestCase {
         let next = try c.openSession()
         try c.call(next, "StartCaptureSession")
     }
+
+    /// Recording counts as activity: a busctl user's persistent session records past the idle
+    /// timeout, and a later call of the same user stops it and receives the signals.
+    func testARecordingPersistentSessionDoesNotIdleOut() throws {
+        let first = try client()
+        let s = try first.openSession(["persistent": .bool(true)])
+        try first.call(s, "StartCaptureSession")
+        try first.set(s, "CameraMode", .string("video"))
+        try first.call(s, "StartVideoCapture")
+        first.bus.close()
+        let c = try client()
+        try c.drain(for: 11)
+        XCTAssertEqual(try c.get(s, "IsRecordingVideo").boolValue, true)
+        try c.call(s, "StopVideoCapture")
+        let info = try XCTUnwrap(try c.waitForSignal("VideoSigned", path: s, timeout: 60).arguments.last?.vardictValue)
+        XCTAssertGreaterThan(info["duration"]?.doubleValue ?? 0, 10, "\(info)")
+    }
 }
