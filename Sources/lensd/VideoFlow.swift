@@ -106,7 +106,10 @@ extension LensService {
                       bytes: min(configuration.maxVideoBytes, Int(clamping: configuration.maxResultBytesPerUser)))
         rig.run(on: camera, { camera -> RecordingStep in
             let recorder = recording.recorder(for: camera)
-            let end = { (fault: LensError?) in RecordingStep.finished(Result { try recorder.finish() }, recorder.thumbnail, fault) }
+            let end = { (fault: LensError?) in
+                let video = Result { try recorder.finish() }
+                return RecordingStep.finished(video, recorder.thumbnail, fault ?? recorder.lastFragmentFailure.map(LensError.from))
+            }
             if recording.stopRequested.load(ordering: .relaxed) { return end(nil) }
             do {
                 try camera.withNextVideoFrame { try recorder.append($0) }

@@ -10,7 +10,8 @@ public enum VideoEncoding: Sendable, Equatable {
 }
 
 /// Frames in, a crash-safe MP4 journal out: each frame is coded, and each GOP (H.264) or second
-/// of frames (MJPEG) becomes one fsynced fragment, so a crash loses at most the open one. Sample
+/// of frames (MJPEG) becomes one fsynced fragment, written behind the camera's back
+/// (BackgroundFragmentWriter), so a crash loses at most the open one and a few queued ones. Sample
 /// durations come from the frames' own timestamps: a dropped frame shows as a longer sample, not
 /// as time running fast. One owner thread (the camera's).
 public final class VideoRecorder {
@@ -22,7 +23,7 @@ public final class VideoRecorder {
     private let encoding: VideoEncoding
     private let frameRate: Double
     private let creationTime: Date
-    private var writer: FragmentedMP4Writer?
+    private var writer: BackgroundFragmentWriter?
     private var encoder: H264Encoder?
     private var image: I420Image?
     /// The open fragment's samples, durations known.
@@ -68,14 +69,18 @@ public final class VideoRecorder {
         frameCount += 1
     }
 
-    /// Writes the last fragment and finalizes the file in place (see FragmentedMP4Writer).
+    /// Writes the last fragment and finalizes the file in place (see FragmentedMP4Writer). When
+    /// that last write fails (a full disk), what was written before is still finalized and
+    /// `lastFragmentFailure` says what was lost.
     public func finish() throws -> FinalizedMP4 {
         if let held { fragment.append(VideoSample(data: held.sample.data, duration: nominalDuration, isSync: held.sample.isSync)) }
         held = nil
-        try flush()
+        do { try flush() } catch { lastFragmentFailure = error }
         guard let writer else { throw VideoRecordingError.noFrames }
         return try writer.finish()
     }
+
+    public private(set) var lastFragmentFailure: Error?
 
     private var nominalDuration: UInt32 { UInt32((Double(FragmentedMP4Writer.timescale) / frameRate).rounded()) }
 
@@ -86,7 +91,7 @@ public final class VideoRecorder {
 
     private func flush() throws {
         guard !fragment.isEmpty else { return }
-        try writer?.appendFragment(fragment)
+        try writer?.append(fragment)
         fragment.removeAll(keepingCapacity: true)
     }
 
@@ -125,7 +130,7 @@ public final class VideoRecorder {
     }
 
     private func open(_ track: VideoTrack) throws {
-        writer = try FragmentedMP4Writer(path: path, track: track, creationTime: creationTime)
+        writer = BackgroundFragmentWriter(try FragmentedMP4Writer(path: path, track: track, creationTime: creationTime))
     }
 }
 

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Writes a recording's fragments on a thread of its own, so that a slow disk's fsync (an SD
+/// card can take hundreds of milliseconds) delays the file, not the camera: frames keep being
+/// taken and coded meanwhile. At most `depth` fragments wait; past that the recorder waits too,
+/// and the camera drops frames as on any overloaded system. A write that failed is reported by
+/// the next `append` or by `finish`.
+final class BackgroundFragmentWriter: @unchecked Sendable {  // `writer` is touched only on `worker`
+    private let writer: FragmentedMP4Writer
+    private let worker = SerialWorker(name: "lensd-video-writer")
+    private let slots: DispatchSemaphore
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var failure: Error?
+    private var writtenSize: Int
+    private var writtenDuration = 0.0
+    private var pendingBytes = 0
+    private var pendingDuration = 0.0
+
+    init(_ writer: FragmentedMP4Writer, depth: Int = 4) {
+        self.writer = writer
+        writtenSize = writer.size
+        slots = DispatchSemaphore(value: depth)
+    }
+
+    /// Bytes in the file plus those of the fragments waiting for it.
+    var size: Int { lock.withLock { writtenSize + pendingBytes } }
+    var duration: Double { lock.withLock { writtenDuration + pendingDuration } }
+
+    func append(_ samples: [VideoSample]) throws {
+        if let failure = lock.withLock({ failure }) { throw failure }
+        slots.wait()
+        let bytes = samples.reduce(0) { $0 + $1.data.count }
+        let seconds = Double(samples.reduce(0) { $0 + Int($1.duration) }) / Double(FragmentedMP4Writer.timescale)
+        lock.withLock {
+            pendingBytes += bytes
+            pendingDuration += seconds
+        }
+        worker.submit { [self] in
+            defer { slots.signal() }
+            do {
+                try writer.appendFragment(samples)
+                lock.withLock {
+                    writtenSize = writer.size
+                    writtenDuration = writer.duration
+                }
+            } catch {
+                lock.withLock { if failure == nil { failure = error } }
+            }
+            lock.withLock {
+                pendingBytes -= bytes
+                pendingDuration -= seconds
+            }
+        }
+    }
+
+    /// Waits for every queued fragment, then finalizes the file (see FragmentedMP4Writer.finish).
+    /// A write that failed before leaves the fragments written until then to finalize.
+    func finish() throws -> FinalizedMP4 {
+        let result = LockedResult()
+        worker.submit { [self] in result.set(Result { try writer.finish() }) }
+        worker.stop()
+        return try result.get()
+    }
+}
+
+/// One result handed from the writer thread to the caller of `finish`.
+private final class LockedResult: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<FinalizedMP4, Error>?
+
+    func set(_ value: Result<FinalizedMP4, Error>) { lock.withLock { result = value } }
+    func get() throws -> FinalizedMP4 {
+        guard let result = lock.withLock({ result }) else { throw VideoRecordingError.noFrames }
+        return try result.get()
+    }
+}
