@@ -4,7 +4,7 @@ import LensTestSupport
 import XCTest
 
 /// Boots the vivid VM once (scripts/vm/run-in-vivid-vm.sh) and runs every VividDeviceTests test
-/// in it, then checks the photos and videos it brought back with c2pa-python and FFmpeg here on
+/// in it (and V4L2MediaGraphVividTests, which reads vivid's media graphs), then checks the photos and videos it brought back with c2pa-python and FFmpeg here on
 /// the host. Required in CI (CI=true); elsewhere a machine that cannot run the VM skips with the reason.
 final class VividVMTests: XCTestCase {
     func testLensdOnVividInOneBoot() throws {
@@ -26,12 +26,12 @@ final class VividVMTests: XCTestCase {
         let result = try runProcess([script, "--timeout", "180", "--rw", out.url.path,
                                      "--loopback", "video_nr=\(Self.loopbackNumber) card_label=lensd-loopback exclusive_caps=1",
                                      "--env", "LENSD_VM_OUT=\(out.url.path)", "--env", "LENSD_VM_LOOPBACK=/dev/video\(Self.loopbackNumber)",
-                                     "--", bundle, "LensdTests.VividDeviceTests"])
+                                     "--", bundle, "LensdTests.VividDeviceTests,LensCoreTests.V4L2MediaGraphVividTests"])
         let output = String(decoding: result.stdout, as: UTF8.self) + String(decoding: result.stderr, as: UTF8.self)
         print("vivid VM phase: \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         if result.status == 125 { try unavailable(String(output.suffix(2000))) }
         XCTAssertEqual(result.status, 0, output)
-        XCTAssertTrue(output.contains("Executed 9 tests, with 0 failures"), output)
+        XCTAssertTrue(output.contains("Executed 10 tests, with 0 failures"), output)
         XCTAssertFalse(output.contains("skipped"), output)
 
         for name in ["640x480", "1280x720", "zoom2"] {

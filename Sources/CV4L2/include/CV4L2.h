@@ -1,18 +1,27 @@
 #ifndef CV4L2_H
 #define CV4L2_H
 
-// libv4l2 and the V4L2 UAPI for Swift. Swift imports neither variadic functions (v4l2_open,
-// v4l2_ioctl) nor function-like macros (VIDIOC_* are _IOWR(), V4L2_PIX_FMT_* are
-// v4l2_fourcc()), so this header re-exports them as plain functions and constants.
+// libv4l2, the V4L2 UAPI and the media controller UAPI for Swift. Swift imports neither
+// variadic functions (v4l2_open, v4l2_ioctl, ioctl) nor function-like macros (VIDIOC_* are
+// _IOWR(), V4L2_PIX_FMT_* are v4l2_fourcc()), so this header re-exports them as plain
+// functions and constants.
 #include <fcntl.h>
 #include <libv4l2.h>
+#include <linux/media.h>
 #include <linux/videodev2.h>
+#include <sys/ioctl.h>
 
 static inline int cv4l2_open(const char *path, int flags) { return v4l2_open(path, flags); }
 static inline int cv4l2_ioctl(int fd, unsigned long request, void *argument) {
     return v4l2_ioctl(fd, request, argument);
 }
 
+/// ioctl() on a media controller node (/dev/mediaN), which libv4l2 does not handle.
+static inline int cv4l2_media_ioctl(int fd, unsigned long request, void *argument) {
+    return ioctl(fd, request, argument);
+}
+
+static const unsigned long CV4L2_MEDIA_IOC_G_TOPOLOGY = MEDIA_IOC_G_TOPOLOGY;
 static const unsigned long CV4L2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
 static const unsigned long CV4L2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
 static const unsigned long CV4L2_VIDIOC_S_FMT = VIDIOC_S_FMT;

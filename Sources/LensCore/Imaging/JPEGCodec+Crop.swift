@@ -5,7 +5,8 @@ import CTurboJPEG
 extension JPEGCodec {
     /// The centred 1/factor of the image, at that smaller size (nothing is scaled back up). The
     /// crop's corner must fall on an MCU boundary, so the region sits up to one MCU left of and
-    /// above the exact centre; its size, and so the zoom ratio, is exact.
+    /// above the exact centre; its size, and so the zoom ratio, is exact. Throws when TurboJPEG
+    /// cannot cut that region exactly.
     public static func losslessCentreCrop(_ jpeg: [UInt8], factor: Double) throws -> (jpeg: [UInt8], width: Int, height: Int) {
         guard factor.isFinite, factor >= 1 else { throw ImagingError("zoom factor \(factor) is not a finite number >= 1") }
         guard let handle = tjInitTransform() else { throw TurboJPEG.error("create a JPEG transformer", nil) }
@@ -32,6 +33,14 @@ extension JPEGCodec {
             tjTransform(handle, $0.baseAddress, UInt($0.count), 1, &output, &size, &transform, 0)
         }
         guard transformed == 0, let output else { throw TurboJPEG.error("crop JPEG", handle) }
-        return (Array(UnsafeBufferPointer(start: output, count: Int(size))), Int(cropWidth), Int(cropHeight))
+        let cropped = Array(UnsafeBufferPointer(start: output, count: Int(size)))
+        // TurboJPEG places MCUs by the subsampling it names, but crops on the file's real MCU grid:
+        // where the sampling factors are written unusually (FFmpeg writes 4:2:2 as 2×2 luma and 1×2
+        // chroma: 16×16 MCUs, not 16×8) it silently moves the corner up and grows the region.
+        let made = try TurboJPEG.header(of: cropped, handle)
+        guard made.width == Int(cropWidth), made.height == Int(cropHeight) else {
+            throw ImagingError("crop JPEG: TurboJPEG cut \(made.width)×\(made.height), not \(cropWidth)×\(cropHeight) (its MCUs are larger than subsampling \(subsampling) has)")
+        }
+        return (cropped, Int(cropWidth), Int(cropHeight))
     }
 }

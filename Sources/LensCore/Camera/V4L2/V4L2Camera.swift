@@ -213,8 +213,9 @@ public final class V4L2Camera: Camera {
         let factor = digitalZoomRatio ?? 1
         if isJPEG(format) {
             var jpeg = try JPEGFrame.trimmed(bytes), width = format.width, height = format.height
-            // Re-encoding would lose quality and sign pixels the camera never produced.
-            if factor > 1 { (jpeg, width, height) = try JPEGCodec.losslessCentreCrop(jpeg, factor: factor) }
+            // Cropped losslessly where TurboJPEG can (JPEGCodec.digitalZoom says why), so that the
+            // camera's own bytes are signed.
+            if factor > 1 { (jpeg, width, height, _) = try JPEGCodec.digitalZoom(jpeg, factor: factor, quality: settings.quality) }
             let thumbnail = try JPEGCodec.thumbnail(fromJPEG: jpeg, maxSide: CapturedPhoto.thumbnailMaxSide,
                                                     quality: CapturedPhoto.thumbnailQuality)
             return (jpeg, thumbnail, width, height)
@@ -234,8 +235,7 @@ public final class V4L2Camera: Camera {
 
     private func encodeRGB(_ rgb: UnsafeRawBufferPointer, width: Int, height: Int, zoom: Double) throws -> (jpeg: [UInt8], thumbnail: [UInt8]) {
         guard zoom > 1 else { return try encodeFrame(rgb, width: width, height: height) }
-        var zoomed = [UInt8](repeating: 0, count: width * height * 3)
-        zoomed.withUnsafeMutableBytes { DigitalZoom.cropAndScale(rgb, into: $0, width: width, height: height, factor: zoom) }
+        let zoomed = DigitalZoom.cropAndScale(rgb, width: width, height: height, factor: zoom)
         return try zoomed.withUnsafeBytes { try encodeFrame($0, width: width, height: height) }
     }
 

@@ -71,9 +71,9 @@ struct V4L2Flash {
 
     /// The LED-flash subdevices that belong to the camera at `videoNode`: /dev/v4l-subdevN whose
     /// sysfs device is the video node's. Subdevices registered by another driver and tied in
-    /// only through the media controller are not found this way.
+    /// only through the media controller are found by `mediaGraphSubdevicePaths`.
     static func subdevicePaths(forVideoNode videoNode: String, sysfs: String = "/sys/class/video4linux") -> [String] {
-        let node = String(videoNode.split(separator: "/").last ?? "")
+        let node = nodeName(videoNode)
         guard let parent = resolved("\(sysfs)/\(node)/device") else { return [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: sysfs)) ?? []
         return names.filter { $0.hasPrefix("v4l-subdev") && Int($0.dropFirst(10)) != nil }
@@ -82,9 +82,15 @@ struct V4L2Flash {
             .map { "/dev/\($0)" }
     }
 
-    /// The first subdevice at those paths that has a usable LED; nil when none has.
+    /// The first subdevice with a usable LED: the video node's sysfs siblings first, then the
+    /// flashes of its media graph (read only when no sibling has one). nil when none has.
     static func find(forVideoNode videoNode: String) -> V4L2Flash? {
-        for path in subdevicePaths(forVideoNode: videoNode) {
+        firstUsable(subdevicePaths(forVideoNode: videoNode))
+            ?? firstUsable(mediaGraphSubdevicePaths(forVideoNode: videoNode, graphs: mediaGraphs))
+    }
+
+    private static func firstUsable(_ paths: [String]) -> V4L2Flash? {
+        for path in paths {
             if let device = try? V4L2Device(path: path), let flash = try? V4L2Flash(probing: device) { return flash }
         }
         return nil

@@ -1,0 +1,70 @@
+import CV4L2
+import Foundation
+import Glibc
+
+/// Media controller nodes (/dev/mediaN): the graphs that tie an ISP's video node to the sensor
+/// and LED-flash subdevices other drivers register.
+enum MediaDevice {
+    /// More elements than any real graph has: the counts come from the kernel, and a graph
+    /// that grows without bound between the two calls must not make lensd allocate without bound.
+    static let maximumElements = 4096
+
+    /// The media nodes in `dev`, by number.
+    static func paths(dev: String = "/dev") -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dev)) ?? []
+        return names.filter { $0.hasPrefix("media") && Int($0.dropFirst(5)) != nil }
+            .sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }
+            .map { "\(dev)/\($0)" }
+    }
+
+    /// The graph at `path`, read in two passes: the counts, then the arrays. A graph that
+    /// changes in between (ENOSPC: it grew) is read again.
+    static func topology(at path: String) throws -> MediaTopology {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw V4L2Errno("open \(path)") }
+        defer { close(fd) }
+        var counts = media_v2_topology()
+        try getTopology(fd, &counts)
+        for _ in 0..<3 {
+            guard [counts.num_entities, counts.num_interfaces, counts.num_links].allSatisfy({ $0 <= maximumElements }) else {
+                throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY: more than \(maximumElements) elements", code: E2BIG)
+            }
+            var entities = [media_v2_entity](repeating: media_v2_entity(), count: Int(counts.num_entities))
+            var interfaces = [media_v2_interface](repeating: media_v2_interface(), count: Int(counts.num_interfaces))
+            var links = [media_v2_link](repeating: media_v2_link(), count: Int(counts.num_links))
+            var topology = counts
+            topology.num_pads = 0  // pads are not needed: with no array the kernel only counts them
+            do {
+                try entities.withUnsafeMutableBufferPointer { entityBuffer in
+                    try interfaces.withUnsafeMutableBufferPointer { interfaceBuffer in
+                        try links.withUnsafeMutableBufferPointer { linkBuffer in
+                            topology.ptr_entities = address(entityBuffer)
+                            topology.ptr_interfaces = address(interfaceBuffer)
+                            topology.ptr_links = address(linkBuffer)
+                            topology.ptr_pads = 0
+                            try getTopology(fd, &topology)
+                        }
+                    }
+                }
+            } catch let error as V4L2Errno where error.code == ENOSPC {
+                counts = topology  // the kernel wrote the new counts
+                continue
+            }
+            // The counts returned are the graph's now, never more than the arrays held.
+            return MediaTopology(entities: Array(entities.prefix(Int(topology.num_entities))),
+                                 interfaces: Array(interfaces.prefix(Int(topology.num_interfaces))),
+                                 links: Array(links.prefix(Int(topology.num_links))))
+        }
+        throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY on \(path): the graph kept changing", code: EAGAIN)
+    }
+
+    private static func getTopology(_ fd: Int32, _ topology: inout media_v2_topology) throws {
+        while cv4l2_media_ioctl(fd, CV4L2_MEDIA_IOC_G_TOPOLOGY, &topology) < 0 {
+            if errno != EINTR { throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY") }
+        }
+    }
+
+    private static func address<T>(_ buffer: UnsafeMutableBufferPointer<T>) -> UInt64 {
+        UInt64(UInt(bitPattern: buffer.baseAddress))
+    }
+}
