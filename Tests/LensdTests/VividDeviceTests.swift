@@ -81,12 +81,20 @@ final class VividDeviceTests: LensdTestCase {
         try c.call(s, "StartCaptureSession")
     }
 
+    /// A recording under way when the camera goes ends with VideoRecordingFailed, and what was
+    /// recorded is still finalized, signed and delivered (the host judges it).
     func testDisconnectFailsTheSessionAndReloadingVividEnablesCaptureAgain() throws {
         let c = try client()
         let s = try c.openSession()
         try c.call(s, "StartCaptureSession")
+        try c.set(s, "CameraMode", .string("video"))
+        try c.call(s, "StartVideoCapture")
+        try c.drain(for: 2)
 
         try run(["v4l2-ctl", "-d", "/dev/video0", "-c", "disconnect=1"])
+        let recordingFailed = try c.waitForSignal("VideoRecordingFailed", path: s)
+        XCTAssertEqual(recordingFailed.arguments.first?.stringValue, "org.lensd.Lens1.Error.CameraSessionFailed")
+        try bringBackVideo(c, session: s, as: "vivid-video-disconnected.mp4")
         let failed = try c.waitForSignal("Failed", path: s)
         XCTAssertEqual(failed.arguments.first?.stringValue, "org.lensd.Lens1.Error.CameraSessionFailed")
         let disabled = try c.waitForSignal("CaptureDisabled", path: s)
@@ -94,6 +102,7 @@ final class VividDeviceTests: LensdTestCase {
 
         try reloadVivid()
         try c.waitForSignal("CaptureEnabled", path: s)
+        try c.set(s, "CameraMode", .string("photo"))
         try c.call(s, "StartCaptureSession")
         let name = try XCTUnwrap(c.call(s, "BeginCapture").first?.stringValue)
         try c.waitForSignal("PhotoSigned", path: s, timeout: 60) { $0.arguments.first?.stringValue == name }
@@ -173,9 +182,7 @@ final class VividDeviceTests: LensdTestCase {
         try bringBack(Data(photo), as: fileName, anchorFrom: c)
     }
 
-    /// Records about `seconds` of video through lensd and brings the signed file back, with what
-    /// lensd announced about it in <fileName>.json: the duration of VideoThumbnailGenerated and
-    /// the frames of VideoSigned (the host checks both against FFmpeg's count).
+    /// Records about `seconds` of video through lensd and brings the signed file back.
     private func record(seconds: TimeInterval = 2, savedAs fileName: String) throws {
         let c = try client()
         let s = try c.openSession()
@@ -185,6 +192,18 @@ final class VividDeviceTests: LensdTestCase {
         try c.drain(for: seconds)
         try c.call(s, "StopVideoCapture")
         try c.waitForSignal("VideoRecordingStopped", path: s)
+        let duration = try bringBackVideo(c, session: s, as: fileName)
+        // The frames' own timestamps make the duration: frames dropped under emulation lengthen
+        // samples rather than shorten the recording. The stop lands on the next frame.
+        XCTAssertEqual(duration, seconds, accuracy: 0.6)
+    }
+
+    /// After a recording ended: waits for its thumbnail and VideoSigned, fetches the file and
+    /// brings it back with what lensd announced about it in <fileName>.json — the duration of
+    /// VideoThumbnailGenerated and the frames of VideoSigned (the host checks both against
+    /// FFmpeg). Returns the announced duration.
+    @discardableResult
+    private func bringBackVideo(_ c: TestClient, session s: String, as fileName: String) throws -> Double {
         let thumbnail = try c.waitForSignal("VideoThumbnailGenerated", path: s)
         let signed = try c.waitForSignal("VideoSigned", path: s, timeout: 60)
         let name = try XCTUnwrap(signed.arguments.first?.stringValue)
@@ -193,9 +212,6 @@ final class VividDeviceTests: LensdTestCase {
         let info = try XCTUnwrap(signed.arguments.dropFirst().first?.vardictValue, "\(signed.arguments)")
         let frames = try XCTUnwrap(info["frames"]?.uint32Value, "\(info)")
         XCTAssertEqual(info["mime"]?.stringValue, "video/mp4")
-        // The frames' own timestamps make the duration: frames dropped under emulation lengthen
-        // samples rather than shorten the recording. The stop lands on the next frame.
-        XCTAssertEqual(duration, seconds, accuracy: 0.6)
 
         let fd = try XCTUnwrap(c.call(s, "FetchResult", [.string(name)]).first?.fdValue)
         defer { close(fd) }
@@ -204,6 +220,7 @@ final class VividDeviceTests: LensdTestCase {
         try bringBack(video, as: fileName, anchorFrom: c)
         let announced = try JSONSerialization.data(withJSONObject: ["duration": duration, "frames": Int(frames)])
         try bringBack(announced, as: fileName + ".json")
+        return duration
     }
 
     /// Writes `data` to $LENSD_VM_OUT (when the host asked for it), and with `anchorFrom` the

@@ -17,6 +17,10 @@ extension VividVMTests {
         if let video = try assertRecording("vivid-video-mjpeg.mp4", in: out, codec: "mjpeg", make: "vivid") {
             try assertVividColourBars(try firstFrame(of: video, in: out))
         }
+        // Ended by vivid's disconnect: what was recorded until then, signed.
+        if let video = try assertRecording("vivid-video-disconnected.mp4", in: out, codec: "h264", make: "vivid") {
+            XCTAssertGreaterThanOrEqual(try FFprobeReport.read(video).duration, 1)
+        }
         if let video = try assertRecording("loopback-video.mp4", in: out, codec: "mjpeg", make: "v4l2 loopback") {
             // Passed through: every sample is the fed JPEG, byte for byte.
             let fed = Digest.hash(try [UInt8](Data(contentsOf: source))).map { String(format: "%02x", $0) }.joined()
