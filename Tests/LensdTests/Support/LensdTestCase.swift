@@ -72,10 +72,15 @@ class LensdTestCase: XCTestCase {
     }
 
     /// Stored photos: <state>/results/<uid>/<name>.jpg.
-    func storedPhotos() -> [URL] {
+    func storedPhotos() -> [URL] { storedResults(withExtension: "jpg") }
+
+    /// Stored videos: <state>/results/<uid>/<name>.mp4 (not the hidden ones still recording).
+    func storedVideos() -> [URL] { storedResults(withExtension: "mp4") }
+
+    private func storedResults(withExtension pathExtension: String) -> [URL] {
         let results = daemon.stateDirectory.appendingPathComponent("results")
         let enumerator = FileManager.default.enumerator(atPath: results.path)
-        return (enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".jpg") }
-            .map { results.appendingPathComponent($0) }
+        return (enumerator?.allObjects as? [String] ?? []).map { results.appendingPathComponent($0) }
+            .filter { $0.pathExtension == pathExtension && !$0.lastPathComponent.hasPrefix(".") }
     }
 }
