@@ -82,7 +82,10 @@ final class VividDeviceTests: LensdTestCase {
     }
 
     /// A recording under way when the camera goes ends with VideoRecordingFailed, and what was
-    /// recorded is still finalized, signed and delivered (the host judges it).
+    /// recorded is still finalized, signed and delivered (the host judges it). Then, with vivid
+    /// back, a claim whose stream breaks fails the session and disables capture until vivid is
+    /// reloaded. (vivid's `disconnect` breaks only open streams: the node opens again at once,
+    /// so after the recording's own failure closed the device, lensd may rightly see it as back.)
     func testDisconnectFailsTheSessionAndReloadingVividEnablesCaptureAgain() throws {
         let c = try client()
         let s = try c.openSession()
@@ -90,11 +93,17 @@ final class VividDeviceTests: LensdTestCase {
         try c.set(s, "CameraMode", .string("video"))
         try c.call(s, "StartVideoCapture")
         try c.drain(for: 2)
-
         try run(["v4l2-ctl", "-d", "/dev/video0", "-c", "disconnect=1"])
         let recordingFailed = try c.waitForSignal("VideoRecordingFailed", path: s)
         XCTAssertEqual(recordingFailed.arguments.first?.stringValue, "org.lensd.Lens1.Error.CameraSessionFailed")
         try bringBackVideo(c, session: s, as: "vivid-video-disconnected.mp4")
+
+        try reloadVivid()
+        try waitUntilCaptureEnabled(c, s)
+        try c.set(s, "CameraMode", .string("photo"))
+        c.forgetSignals()
+        try c.call(s, "StartCaptureSession")
+        try run(["v4l2-ctl", "-d", "/dev/video0", "-c", "disconnect=1"])
         let failed = try c.waitForSignal("Failed", path: s)
         XCTAssertEqual(failed.arguments.first?.stringValue, "org.lensd.Lens1.Error.CameraSessionFailed")
         let disabled = try c.waitForSignal("CaptureDisabled", path: s)
@@ -102,10 +111,17 @@ final class VividDeviceTests: LensdTestCase {
 
         try reloadVivid()
         try c.waitForSignal("CaptureEnabled", path: s)
-        try c.set(s, "CameraMode", .string("photo"))
         try c.call(s, "StartCaptureSession")
         let name = try XCTUnwrap(c.call(s, "BeginCapture").first?.stringValue)
         try c.waitForSignal("PhotoSigned", path: s, timeout: 60) { $0.arguments.first?.stringValue == name }
+    }
+
+    private func waitUntilCaptureEnabled(_ c: TestClient, _ s: String, timeout: TimeInterval = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try c.get(s, "CaptureEnabled").boolValue != true {
+            guard Date() < deadline else { throw TestToolError("capture still disabled after \(timeout) s") }
+            try c.drain(for: 0.2)
+        }
     }
 
     func testACameraThatAppearsLaterIsPickedUp() throws {
