@@ -143,6 +143,23 @@ final class VideoFlowTests: LensdTestCase {
         try assertError("Unsupported") { try c.call(session, "ReadResult", [.string(name)]) }
     }
 
+    /// The synthetic camera crops its video frames too: a zoom set before recording is in the
+    /// manifest, as for photos.
+    func testTheZoomOfARecordingIsInItsManifest() throws {
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        try c.call(session, "SetZoomFactor", [.double(2)])
+        try c.set(session, "CameraMode", .string("video"))
+        try c.call(session, "StartVideoCapture")
+        try c.drain(for: 1)
+        try c.call(session, "StopVideoCapture")
+        let name = try XCTUnwrap(try c.waitForSignal("VideoSigned", path: session, timeout: 60).arguments.first?.stringValue)
+        let stored = try waitForStoredVideo(named: name)
+        let verdict = try ReferenceValidator.assertTrusted(stored, anchors: [try c.trustAnchorFile(in: tmp)])
+        XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["exif:DigitalZoomRatio"]?.string, "200/100")
+    }
+
     /// lensd killed mid-recording: after the restart the recording plays up to its last complete
     /// fragment and is signed; the photo taken before it is still there.
     func testARecordingInterruptedByACrashIsRecoveredAndSigned() throws {
