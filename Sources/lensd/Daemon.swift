@@ -66,12 +66,13 @@ enum Daemon {
         var stopping = false
         try loop.onSignals([SIGTERM, SIGINT]) { signal in
             Log.info("signal \(signal): stopping")
-            // A second signal, or the deadline (within systemd's stop timeout), does not wait:
-            // a recording cut short then is recovered at the next start.
+            // Captures under way are finished first; a second signal, or the deadline (within
+            // systemd's stop timeout), does not wait: a recording cut short then is recovered at
+            // the next start.
             guard !stopping else { return loop.exit(0) }
             stopping = true
             loop.schedule(after: .seconds(30)) { loop.exit(0) }
-            service.settleVideos { loop.exit(0) }
+            service.settleCaptures { loop.exit(0) }
         }
         ServiceManager.notify("READY=1\nSTATUS=serving \(BusContract.busName)")
         if let interval = ServiceManager.watchdogInterval {

@@ -28,9 +28,10 @@ final class LensService: @unchecked Sendable {
     private(set) var claimHolder: Session?
     /// The recording in progress (only the claim holder records); see VideoFlow.
     var recording: Recording?
-    /// Finished recordings on the signing thread, and who waits for them at shutdown.
-    var videosBeingSigned = 0
-    var onVideosSettled: (() -> Void)?
+    /// Photos taken but not yet stored and announced, finished recordings not yet published,
+    /// and who waits for them at shutdown (see Settling).
+    var capturesInFlight = 0
+    var onCapturesSettled: (() -> Void)?
     private var nextSessionNumber = 1
     private(set) var conditions: CaptureConditions
     /// The identity's state as last announced; it changes when the certificate expires.

@@ -8,6 +8,7 @@ extension LensService {
     /// BeginCapture: frame on the camera thread → InitialCaptureFinished → signing thread →
     /// stored → PhotoSigned. Failures end in the Failed signal.
     func capturePhoto(name: String, for session: Session) {
+        captureStarted()
         let uid = session.uid
         rig.run(on: currentCamera, { try $0.capturePhoto() }) { [weak self] result, state in
             self?.loop.post { [weak self] in self?.photoCaptured(name: name, uid: uid, session: session, result: result, state: state) }
@@ -17,6 +18,8 @@ extension LensService {
     fileprivate func photoCaptured(name: String, uid: UInt32, session: Session, result: Result<CapturedPhoto, Error>,
                                state: CameraState) {
         record(state, forCamera: currentCamera)
+        var handedToSigning = false
+        defer { if !handedToSigning { captureEnded() } }
         let photo: CapturedPhoto
         switch result {
         case .success(let p): photo = p
@@ -37,6 +40,7 @@ extension LensService {
         let signing = PhotoSigning(signer: signer, generator: Self.generator,
                                    includeThumbnail: configuration.includeThumbnail)
         let store = store
+        handedToSigning = true
         signingWorker.submit { [weak self] in
             let stored = Result { () throws -> StoredResult in
                 let signed: [UInt8]
@@ -50,6 +54,7 @@ extension LensService {
     }
 
     fileprivate func photoStored(name: String, session: Session, result: Result<StoredResult, Error>) {
+        defer { captureEnded() }
         switch result {
         case .success(let stored):
             Log.info("photo \(name) signed and stored for \(Authorizer.userName(stored.uid)) (\(stored.size) bytes)")

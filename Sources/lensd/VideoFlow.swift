@@ -77,22 +77,6 @@ extension LensService {
         pump(recording, rig: rig, camera: currentCamera)
     }
 
-    /// At shutdown: stops a recording and calls `done` once it and every video still being signed
-    /// are published (at once when there are none), so a service stop keeps the recording as a
-    /// clean stop would. What a deadline cuts short is left to start-up recovery.
-    func settleVideos(_ done: @escaping () -> Void) {
-        recording?.stopRequested.store(true, ordering: .relaxed)
-        guard recording != nil || videosBeingSigned > 0 else { return done() }
-        Log.info("finishing the video being recorded or signed before stopping")
-        onVideosSettled = done
-    }
-
-    private func videosMaySettle() {
-        guard recording == nil, videosBeingSigned == 0, let done = onVideosSettled else { return }
-        onVideosSettled = nil
-        done()
-    }
-
     /// Idempotent for the recording session; the end is announced by signals.
     func stopRecording(for session: Session) throws {
         guard let recording, recording.session === session else {
@@ -154,7 +138,7 @@ extension LensService {
             if case .failure(let error) = video { Log.error("video \(recording.name): nothing to keep: \(error)") }
             store.discardRecording(name: recording.name, uid: recording.uid)
             RecordingFacts.remove(besides: recording.path)
-            videosMaySettle()
+            capturesMaySettle()
             return
         }
         session?.emit("VideoThumbnailGenerated", [.string(recording.name), .bytes(thumbnail ?? []),
@@ -171,7 +155,7 @@ extension LensService {
         let signing = identity.signer.map { VideoSigning(signer: $0, generator: Self.generator) }
         let problem = identity.problem ?? "the device certificate expired before the recording could be signed"
         let store = store
-        videosBeingSigned += 1
+        captureStarted()
         signingWorker.submit { [weak self] in
             let unsignedReason: String?
             do {
@@ -193,8 +177,7 @@ extension LensService {
 
     private func videoPublished(name: String, uid: UInt32, video: FinalizedMP4, result: Result<StoredResult, Error>,
                                 unsignedReason: String?, session: Session?, recovered: Bool) {
-        videosBeingSigned -= 1
-        defer { videosMaySettle() }
+        defer { captureEnded() }
         switch result {
         case .success(let stored):
             var info: [String: BusValue] = ["duration": .double(video.duration), "frames": .uint32(UInt32(clamping: video.sampleCount))]

@@ -34,4 +34,18 @@ final class PhotoFlowTests: LensdTestCase {
                        "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia")
         XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
     }
+
+    /// A service stop right after BeginCapture still stores the photo and announces it.
+    func testAServiceStopFinishesThePhotoUnderWay() throws {
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        let name = try XCTUnwrap(try c.call(session, "BeginCapture").first?.stringValue)
+        kill(daemon.pid, SIGTERM)
+        let signed = try c.waitForSignal("PhotoSigned", path: session, timeout: 30)
+        XCTAssertEqual(signed.arguments.first?.stringValue, name)
+        daemon.process?.waitUntilExit()
+        XCTAssertEqual(daemon.process?.terminationStatus, 0, daemon.log)
+        XCTAssertTrue(storedPhotos().contains { $0.lastPathComponent == "\(name).jpg" })
+    }
 }
