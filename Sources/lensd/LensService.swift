@@ -32,6 +32,8 @@ final class LensService: @unchecked Sendable {
     /// and who waits for them at shutdown (see Settling).
     var capturesInFlight = 0
     var onCapturesSettled: (() -> Void)?
+    /// VideoSigned/VideoUnsigned of recovered recordings whose owner had no session open yet.
+    var recoveredAnnouncements: [UInt32: [(member: String, arguments: [BusValue])]] = [:]
     private var nextSessionNumber = 1
     private(set) var conditions: CaptureConditions
     /// The identity's state as last announced; it changes when the certificate expires.
@@ -191,6 +193,9 @@ final class LensService: @unchecked Sendable {
         try session.register()
         sessions[session.path] = session
         Log.info("session \(session.number) opened by \(Authorizer.userName(uid)) (\(owner))")
+        if recoveredAnnouncements[uid] != nil {
+            loop.post { [weak self, weak session] in if let session { self?.announceRecovered(to: session) } }
+        }
         return session
     }
 

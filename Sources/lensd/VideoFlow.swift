@@ -183,14 +183,17 @@ extension LensService {
             var info: [String: BusValue] = ["duration": .double(video.duration), "frames": .uint32(UInt32(clamping: video.sampleCount))]
             if recovered { info["recovered"] = .bool(true) }
             let owner = Authorizer.userName(stored.uid)
+            let member: String
             if let unsignedReason {
                 info["reason"] = .string(unsignedReason)
                 Log.warning("video \(name) of \(owner) kept unsigned (\(stored.size) bytes): \(unsignedReason)")
-                session?.emit("VideoUnsigned", [.string(name), Wire.result(stored, info)])
+                member = "VideoUnsigned"
             } else {
                 Log.info("video \(name) signed and stored for \(owner) (\(stored.size) bytes, \(video.duration) s)")
-                session?.emit("VideoSigned", [.string(name), Wire.result(stored, info)])
+                member = "VideoSigned"
             }
+            let arguments: [BusValue] = [.string(name), Wire.result(stored, info)]
+            if recovered { announceRecovered(uid: uid, member: member, arguments: arguments) } else { session?.emit(member, arguments) }
         case .failure(let error):
             Log.error("video \(name): \(error)")
             store.discardRecording(name: name, uid: uid)

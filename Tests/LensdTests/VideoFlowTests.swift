@@ -176,6 +176,12 @@ final class VideoFlowTests: LensdTestCase {
         let name = String(journal.lastPathComponent.dropFirst(".recording-".count).prefix(36))
 
         try restartDaemon()
+        // Its owner is told on their next session, whether it opens before or after the recovery.
+        let owner = try client()
+        let next = try owner.openSession()
+        let announced = try owner.waitForSignal("VideoSigned", path: next, timeout: 60)
+        XCTAssertEqual(announced.arguments.first?.stringValue, name)
+        XCTAssertEqual(announced.arguments.last?.vardictValue?["recovered"]?.boolValue, true)
         let stored = try waitForStoredVideo(named: name)
         let probe = try FFprobeReport.read(stored)
         XCTAssertEqual(probe.decodeErrors, "")
@@ -227,6 +233,14 @@ final class VideoFlowTests: LensdTestCase {
         XCTAssertEqual(try FFprobeReport.read(stored).decodeErrors, "")
         let verdict = try ReferenceValidator.verdict(file: stored)
         XCTAssertEqual(verdict.exitStatus, 2, "no manifest expected: \(verdict.validationState ?? "-")")
+        // Published while its owner had no session: told when the next one opens.
+        let owner = try client()
+        let next = try owner.openSession()
+        let announced = try owner.waitForSignal("VideoUnsigned", path: next)
+        XCTAssertEqual(announced.arguments.first?.stringValue, name)
+        let info = try XCTUnwrap(announced.arguments.last?.vardictValue)
+        XCTAssertEqual(info["recovered"]?.boolValue, true)
+        XCTAssertTrue(info["reason"]?.stringValue?.contains("lost in the crash") == true, "\(info)")
         XCTAssertTrue(daemon.log.contains("kept unsigned"), daemon.log)
     }
 
