@@ -54,12 +54,9 @@ extension LensService {
         }
         guard let state = currentState else { throw LensError.cameraSessionFailed("no camera is available") }
         let name = UUID().uuidString.lowercased()
-        let isSynthetic = configuration.camera == .synthetic
-        // Only the synthetic camera crops its video frames; a V4L2 camera's digital zoom applies
-        // to photos (its own zoom control, when it has one, is optical, not a ratio to record).
         let facts = VideoSigning.Facts(
-            startTime: Date(), make: state.description.driver, model: state.description.name, isSynthetic: isSynthetic,
-            digitalZoomRatio: isSynthetic && state.zoomFactor > 1 ? state.zoomFactor : nil)
+            startTime: Date(), make: state.description.driver, model: state.description.name,
+            isSynthetic: state.isSynthetic, digitalZoomRatio: state.videoDigitalZoomRatio)
         let fix = conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
         let path: String
         do {

@@ -14,10 +14,15 @@ public struct CameraState: Sendable, Equatable {
     /// Zoom crops the frame in software rather than moving optics.
     public var digitalZoom: Bool
     public var canFocus: Bool
+    /// Renders rather than senses: its captures say digitalSourceType algorithmicMedia.
+    public var isSynthetic: Bool
+    /// The digital zoom its video frames carry (exif:DigitalZoomRatio of a recording); nil when
+    /// none — also for cameras whose digital zoom applies to photos only.
+    public var videoDigitalZoomRatio: Double?
 
     public init(description: CameraDescription, hasFlash: Bool, isFlashAvailable: Bool, flashMode: FlashMode,
                 supportedFlashModes: [FlashMode], canZoom: Bool, zoomFactor: Double, maxZoomFactor: Double,
-                digitalZoom: Bool, canFocus: Bool) {
+                digitalZoom: Bool, canFocus: Bool, isSynthetic: Bool, videoDigitalZoomRatio: Double?) {
         self.description = description
         self.hasFlash = hasFlash
         self.isFlashAvailable = isFlashAvailable
@@ -28,5 +33,7 @@ public struct CameraState: Sendable, Equatable {
         self.maxZoomFactor = maxZoomFactor
         self.digitalZoom = digitalZoom
         self.canFocus = canFocus
+        self.isSynthetic = isSynthetic
+        self.videoDigitalZoomRatio = videoDigitalZoomRatio
     }
 }

@@ -18,7 +18,6 @@ public final class VideoRecorder {
     public let path: String
     /// A small JPEG of the first frame; nil until one arrived.
     public private(set) var thumbnail: [UInt8]?
-    public private(set) var frameCount = 0
 
     private let encoding: VideoEncoding
     private let frameRate: Double
@@ -66,7 +65,6 @@ public final class VideoRecorder {
         }
         if startsFragment { try flush() }
         held = (coded, frame.timestamp)
-        frameCount += 1
     }
 
     /// Writes the last fragment and finalizes the file in place (see FragmentedMP4Writer). When

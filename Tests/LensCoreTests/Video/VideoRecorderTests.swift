@@ -19,7 +19,6 @@ final class VideoRecorderTests: XCTestCase {
             let path = directory.file("gap-\(encoding).mp4").path
             let recorder = VideoRecorder(path: path, encoding: encoding, frameRate: 30, creationTime: Date())
             try feed(recorder, frames: Array(0..<5) + Array(10..<20))
-            XCTAssertEqual(recorder.frameCount, 15)
             XCTAssertEqual(recorder.duration, 20.0 / 30, accuracy: 1e-6)
             let video = try recorder.finish()
             XCTAssertEqual(video.duration, 20.0 / 30, accuracy: 1e-6)

@@ -59,7 +59,7 @@ public final class SyntheticCamera: Camera {
             hasFlash: !supportedFlashModes.isEmpty, isFlashAvailable: !supportedFlashModes.isEmpty,
             flashMode: flashMode, supportedFlashModes: supportedFlashModes,
             canZoom: true, zoomFactor: zoomFactor, maxZoomFactor: Self.maxZoomFactor, digitalZoom: true,
-            canFocus: true)
+            canFocus: true, isSynthetic: true, videoDigitalZoomRatio: zoomFactor > 1 ? zoomFactor : nil)
     }
 
     public func open() throws {

@@ -60,7 +60,9 @@ public final class V4L2Camera: Camera {
                     flashMode: flashMode, supportedFlashModes: flash == nil ? [] : V4L2Flash.supportedModes,
                     canZoom: true, zoomFactor: zoomFactor,
                     maxZoomFactor: controls?.maxZoomFactor ?? V4L2Controls.maxDigitalZoom,
-                    digitalZoom: controls.map { $0.zoom == .digital } ?? true, canFocus: controls?.canFocus ?? false)
+                    digitalZoom: controls.map { $0.zoom == .digital } ?? true, canFocus: controls?.canFocus ?? false,
+                    // Digital zoom crops photos; video frames are recorded as the device delivers them.
+                    isSynthetic: false, videoDigitalZoomRatio: nil)
     }
 
     public var streamSummary: String? {
