@@ -39,11 +39,12 @@ final class VideoFlowTests: LensdTestCase {
         let probe = try FFprobeReport.read(video)
         XCTAssertEqual(probe.codec, codec, file: file, line: line)
         XCTAssertEqual(probe.decodeErrors, "", file: file, line: line)
-        XCTAssertEqual((probe.width, probe.height) == (320, 240), true, "\(probe.width)x\(probe.height)", file: file, line: line)
+        XCTAssertTrue((probe.width, probe.height) == (320, 240), "\(probe.width)x\(probe.height)", file: file, line: line)
         XCTAssertTrue(signed.contains("frames=uint32(\(probe.frames))"), "\(signed) vs \(probe.frames) frames", file: file, line: line)
-        // ± one frame at 30 fps; ~2.5 s were recorded.
+        // ± one frame at 30 fps. At least the 2.5 s the peer waited before stopping were recorded
+        // (less only by the first frame's start-up); a slow machine only adds to it.
         XCTAssertEqual(probe.duration, announced, accuracy: 1.0 / 30 + 0.001, file: file, line: line)
-        XCTAssertEqual(announced, 2.5, accuracy: 1.0, file: file, line: line)
+        XCTAssertGreaterThan(announced, 2.0, file: file, line: line)
 
         let anchor = try client().trustAnchorFile(in: tmp)
         let verdict = try ReferenceValidator.assertTrusted(video, anchors: [anchor], file: file, line: line)
@@ -62,7 +63,10 @@ final class VideoFlowTests: LensdTestCase {
                                "wait:VideoThumbnailGenerated", "wait:VideoSigned:60"], as: TestUsers.member)
         XCTAssertEqual(try member.finish(), 0, "\(member.lines)")
         let thumbnailLine = try XCTUnwrap(member.lines.first { $0.hasPrefix("signal VideoThumbnailGenerated") })
-        XCTAssertEqual(try XCTUnwrap(announcedDuration(thumbnailLine), thumbnailLine), 1.0, accuracy: 0.1)
+        // Stopped at the first frame at or past the limit; a loaded machine's skipped frames only lengthen that frame.
+        let announced = try XCTUnwrap(announcedDuration(thumbnailLine), thumbnailLine)
+        XCTAssertGreaterThanOrEqual(announced, 1.0)
+        XCTAssertLessThan(announced, 1.5)
     }
 
     func testTheMaximumSizeStopsAndSignsTheRecording() throws {
