@@ -1,4 +1,5 @@
 import Foundation
+@testable import LensClient
 import LensTestSupport
 import XCTest
 
@@ -16,5 +17,28 @@ final class ContractTests: LensdTestCase {
         let contract = try Contract.shipped().members
         XCTAssertEqual(live.count, contract.count)
         for (mine, theirs) in zip(live, contract) { XCTAssertEqual(mine, theirs) }
+    }
+
+    /// lensd's error names are listed twice — in lensd's LensError and LensClient's
+    /// LensClientError, which share no module — and once in the contract's header comment. Every
+    /// name lensd can send is in the contract, and the client reads every one of them as itself.
+    func testErrorNamesAgreeWithTheContract() throws {
+        let xml = try String(contentsOf: TestTools.repoRoot.appendingPathComponent("dbus/org.lensd.Lens1.xml"), encoding: .utf8)
+        let list = try XCTUnwrap(xml.range(of: #"org\.lensd\.Lens1\.Error\.\{[^}]*\}"#, options: .regularExpression))
+        let contract = Set(xml[list].drop { $0 != "{" }.dropFirst().dropLast()
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        XCTAssertGreaterThan(contract.count, 10)
+
+        let daemonSource = try String(contentsOf: TestTools.repoRoot.appendingPathComponent("Sources/lensd/LensError.swift"),
+                                      encoding: .utf8)
+        let sent = Set(daemonSource.matches(of: #/Self\.prefix \+ "(\w+)"/#).map { String($0.1) })
+        XCTAssertGreaterThan(sent.count, 10)
+        XCTAssertTrue(sent.isSubset(of: contract), "lensd sends names the contract lacks: \(sent.subtracting(contract))")
+
+        for name in contract {
+            let error = LensClientError(name: "org.lensd.Lens1.Error.\(name)", message: "m")
+            if case .bus = error { XCTFail("LensClient does not know \(name)") }
+            XCTAssertEqual(error.name, name)
+        }
     }
 }
