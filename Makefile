@@ -1,12 +1,33 @@
-# Build and install lensd the way a distribution would: `make install DESTDIR=/tmp/root`.
+# Build as a user, install as root, the way a distribution would:
+#   make && sudo make install            (or: make install DESTDIR=/tmp/root)
+#   make dist                            (dist/lensd-VERSION.tar.gz and dist/SHA256SUMS)
+SHELL := /bin/bash
 PREFIX ?= /usr
 SYSCONFDIR ?= /etc
 LIBEXECDIR ?= $(PREFIX)/libexec
 DESTDIR ?=
+DISTDIR ?= dist
 SWIFT_BUILD ?= swift build -c release --static-swift-stdlib
 BIN = .build/release
+# One version for the daemon, the clients and the tarball.
+VERSION := $(shell sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/LensBus/ProjectVersion.swift)
 
-.PHONY: all build install test demo clean
+# Every file `install` puts in place (and `uninstall` removes), as SOURCE:DESTINATION:MODE.
+FILES = \
+	$(BIN)/lensd:$(LIBEXECDIR)/lensd:0755 \
+	$(BIN)/lensctl:$(PREFIX)/bin/lensctl:0755 \
+	systemd/lensd.service:$(PREFIX)/lib/systemd/system/lensd.service:0644 \
+	systemd/lensd.sysusers:$(PREFIX)/lib/sysusers.d/lensd.conf:0644 \
+	systemd/lensd.tmpfiles:$(PREFIX)/lib/tmpfiles.d/lensd.conf:0644 \
+	dbus/org.lensd.Lens1.conf:$(PREFIX)/share/dbus-1/system.d/org.lensd.Lens1.conf:0644 \
+	dbus/org.lensd.Lens1.service:$(PREFIX)/share/dbus-1/system-services/org.lensd.Lens1.service:0644 \
+	dbus/org.lensd.Lens1.xml:$(PREFIX)/share/dbus-1/interfaces/org.lensd.Lens1.xml:0644 \
+	config/lensd.conf:$(SYSCONFDIR)/lensd/lensd.conf.default:0644 \
+	docs/man/lensd.8:$(PREFIX)/share/man/man8/lensd.8:0644 \
+	docs/man/lensctl.1:$(PREFIX)/share/man/man1/lensctl.1:0644 \
+	clients/completion/lensctl.bash:$(PREFIX)/share/bash-completion/completions/lensctl:0644
+
+.PHONY: all build install uninstall dist test demo clean
 
 all: build
 
@@ -14,19 +35,33 @@ build:
 	$(SWIFT_BUILD) --product lensd
 	$(SWIFT_BUILD) --product lensctl
 
-install: build
-	install -D -m 0755 $(BIN)/lensd $(DESTDIR)$(LIBEXECDIR)/lensd
-	install -D -m 0755 $(BIN)/lensctl $(DESTDIR)$(PREFIX)/bin/lensctl
-	install -D -m 0644 systemd/lensd.service $(DESTDIR)$(PREFIX)/lib/systemd/system/lensd.service
-	install -D -m 0644 systemd/lensd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/lensd.conf
-	install -D -m 0644 systemd/lensd.tmpfiles $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/lensd.conf
-	install -D -m 0644 dbus/org.lensd.Lens1.conf $(DESTDIR)$(PREFIX)/share/dbus-1/system.d/org.lensd.Lens1.conf
-	install -D -m 0644 dbus/org.lensd.Lens1.service $(DESTDIR)$(PREFIX)/share/dbus-1/system-services/org.lensd.Lens1.service
-	install -D -m 0644 dbus/org.lensd.Lens1.xml $(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.lensd.Lens1.xml
-	install -D -m 0644 config/lensd.conf $(DESTDIR)$(SYSCONFDIR)/lensd/lensd.conf
-	install -D -m 0644 docs/man/lensd.8 $(DESTDIR)$(PREFIX)/share/man/man8/lensd.8
-	install -D -m 0644 docs/man/lensctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/lensctl.1
-	install -D -m 0644 clients/completion/lensctl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lensctl
+# Installs what `make` built; it never builds (so it can run as root after a user's build).
+install:
+	@for bin in $(BIN)/lensd $(BIN)/lensctl; do \
+	  [ -x "$$bin" ] || { echo "make install: $$bin is missing: run 'make' first" >&2; exit 1; }; done
+	@for entry in $(FILES); do \
+	  IFS=: read -r src dst mode <<<"$$entry"; \
+	  install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst" || exit 1; done
+	@# An administrator's configuration is never overwritten: lensd.conf only when absent.
+	@[ -e "$(DESTDIR)$(SYSCONFDIR)/lensd/lensd.conf" ] || \
+	  install -m 0644 config/lensd.conf "$(DESTDIR)$(SYSCONFDIR)/lensd/lensd.conf"
+
+# Removes what `install` put in place; lensd.conf stays when it differs from the shipped default.
+uninstall:
+	@for entry in $(FILES); do \
+	  IFS=: read -r src dst mode <<<"$$entry"; rm -f "$(DESTDIR)$$dst"; done
+	@conf="$(DESTDIR)$(SYSCONFDIR)/lensd/lensd.conf"; \
+	  if [ -e "$$conf" ] && ! cmp -s "$$conf" config/lensd.conf; then echo "make uninstall: kept $$conf (changed)"; \
+	  else rm -f "$$conf"; fi
+	@rmdir "$(DESTDIR)$(SYSCONFDIR)/lensd" 2>/dev/null || true
+
+# The committed tree as a source tarball, and its checksum for `sha256sum -c SHA256SUMS`.
+dist:
+	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make dist: needs a git checkout" >&2; exit 1; }
+	@mkdir -p $(DISTDIR)
+	git archive --format=tar.gz --prefix=lensd-$(VERSION)/ -o $(DISTDIR)/lensd-$(VERSION).tar.gz HEAD
+	cd $(DISTDIR) && sha256sum lensd-$(VERSION).tar.gz > SHA256SUMS
+	@echo "$(DISTDIR)/lensd-$(VERSION).tar.gz and $(DISTDIR)/SHA256SUMS"
 
 test:
 	scripts/test
@@ -35,4 +70,4 @@ demo:
 	scripts/demo
 
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-fuzz $(DISTDIR)

@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "LensClient", dependencies: ["LensBus"]),
 
         // Executables.
-        .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensClient"], path: "clients/lensctl"),
+        .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient"], path: "clients/lensctl"),
         .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore"]),
         .executableTarget(name: "lensd", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto"]),
 

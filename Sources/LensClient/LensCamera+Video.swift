@@ -2,7 +2,7 @@ import LensBus
 
 /// Recording a video: set `setCameraMode(.video)`, claim the camera, then start and stop. The
 /// events follow in this order: `.videoRecordingStarted`, at the end `.videoRecordingStopped`
-/// (or `.videoRecordingFailed`), `.videoThumbnailGenerated`, then `.videoSigned` or
+/// (then `.videoRecordingFailed` if a fault ended it), `.videoThumbnailGenerated`, then `.videoSigned` or
 /// `.videoUnsigned`; `fetchResult(_:into:)` copies the stored MP4.
 extension LensCamera {
     /// Starts recording. Throws `.unsupported` in photo mode, `.notStarted` without the claim,

@@ -33,7 +33,8 @@ public protocol LensCameraDelegate: AnyObject {
     func didUpdateLocation(_ location: LensLocation?)
     /// VideoRecordingStarted: the recording StartVideoCapture asked for is running.
     func didStartRecordingVideo()
-    /// VideoRecordingStopped: StopVideoCapture ended it; thumbnail and result follow.
+    /// VideoRecordingStopped: frames stopped (StopVideoCapture, a limit, or a fault, whose
+    /// didFailRecordingVideo follows); thumbnail and result follow when frames were written.
     func didStopRecordingVideo()
     /// VideoRecordingFailed: a fault ended the recording; if frames were written, the
     /// thumbnail and the result of what was recorded follow.

@@ -10,7 +10,7 @@ enum Daemon {
             return 0
         }
         if arguments.contains("--version") {
-            print("lensd \(LensdVersion.string)")
+            print("lensd \(ProjectVersion.string)")
             return 0
         }
         let configuration: Configuration
@@ -78,7 +78,7 @@ enum Daemon {
         if let interval = ServiceManager.watchdogInterval {
             loop.every(interval / 2) { ServiceManager.notify("WATCHDOG=1") }
         }
-        Log.info("lensd \(LensdVersion.string) serving \(BusContract.busName) as \(bus.uniqueName)")
+        Log.info("lensd \(ProjectVersion.string) serving \(BusContract.busName) as \(bus.uniqueName)")
         let code = try loop.run()
         ServiceManager.notify("STOPPING=1")
         service.stop()

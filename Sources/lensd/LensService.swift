@@ -193,6 +193,8 @@ final class LensService: @unchecked Sendable {
         try session.register()
         sessions[session.path] = session
         Log.info("session \(session.number) opened by \(Authorizer.userName(uid)) (\(owner))")
+        // After the reply, so the client knows the path it comes from.
+        loop.post { [weak session] in session?.announceInitialGate() }
         if recoveredAnnouncements[uid] != nil {
             loop.post { [weak self, weak session] in if let session { self?.announceRecovered(to: session) } }
         }
@@ -299,10 +301,6 @@ final class LensService: @unchecked Sendable {
     func select(camera index: Int) {
         currentCamera = index
     }
-}
-
-enum LensdVersion {
-    static let string = "0.1.0"
 }
 
 /// Carries a loop-confined value through a worker thread and back; only the loop thread touches it.

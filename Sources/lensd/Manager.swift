@@ -26,7 +26,7 @@ final class Manager: BusInterface {
     func get(property: String, sender: String) throws -> BusValue {
         do { _ = try authorize(sender) } catch { throw LensError.from(error).busError }
         switch property {
-        case "Version": return .string(LensdVersion.string)
+        case "Version": return .string(ProjectVersion.string)
         case "CameraPresent": return .bool(service.conditions.cameraAvailable)
         case "EnrollmentState": return .string(service.enrollmentState.rawValue)
         case "CertificateNotAfter":

@@ -66,5 +66,5 @@ extension LensService {
         }
     }
 
-    static let generator = ClaimGeneratorInfo(name: "lensd", version: LensdVersion.string, operatingSystem: "Linux")
+    static let generator = ClaimGeneratorInfo(name: "lensd", version: ProjectVersion.string, operatingSystem: "Linux")
 }

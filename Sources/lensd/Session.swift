@@ -306,6 +306,12 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         if let state = service.currentState { propertiesChanged(["CurrentDevice": Wire.device(state)]) }
     }
 
+    /// A signal-driven client learns the starting gate as it learns every change: CaptureDisabled
+    /// when the session opens disabled (an enabled start needs no signal, as in the SDK).
+    func announceInitialGate() {
+        if !reportedReasons.isEmpty { emit("CaptureDisabled", [Wire.reasons(reportedReasons)]) }
+    }
+
     /// Re-evaluates the gate for this session's threshold; signals only on a change.
     func conditionsChanged() {
         let reasons = service.disabledReasons(for: self)

@@ -43,8 +43,8 @@ final class Recording: @unchecked Sendable {
 }
 
 /// The video flow: StartVideoCapture → frames pumped on the camera thread into a crash-safe
-/// journal → StopVideoCapture (or a limit, or a fault) → finalized → VideoRecordingStopped,
-/// VideoThumbnailGenerated → signed in place on the signing thread → published → VideoSigned,
+/// journal → StopVideoCapture (or a limit, or a fault) → finalized → VideoRecordingStopped (then
+/// VideoRecordingFailed when a fault ended it), VideoThumbnailGenerated → signed in place on the signing thread → published → VideoSigned,
 /// or VideoUnsigned with the playable file kept when signing fails.
 extension LensService {
     func startRecording(for session: Session) throws {
@@ -125,11 +125,11 @@ extension LensService {
         if self.recording === recording { self.recording = nil }
         let session = recording.session
         session?.recordingChanged(false)
+        // As the SDK's "did stop recording": frames stopped, whatever stopped them; a fault follows.
+        session?.emit("VideoRecordingStopped", [])
         if let fault {
             Log.error("video \(recording.name): recording failed: \(fault.busError.message)")
             session?.emit("VideoRecordingFailed", [.string(fault.busError.name), .string(fault.busError.message)])
-        } else {
-            session?.emit("VideoRecordingStopped", [])
         }
         guard case .success(let finalized) = video else {
             if case .failure(let error) = video { Log.error("video \(recording.name): nothing to keep: \(error)") }

@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensClient
 import LensCrypto
 import LensTestSupport
 import XCTest
@@ -14,6 +15,20 @@ final class CameraGateTests: LensdTestCase {
         XCTAssertEqual(try c.get(s, "DisabledReasons").stringArrayValue, ["camera"])
         XCTAssertEqual(try c.get(TestClient.managerPath, "CameraPresent", interface: TestClient.manager).boolValue, false)
         XCTAssertEqual(try c.callManager("ListDevices").first?.arrayValue?.count, 0)
+    }
+
+    /// A client that only listens to signals is told the session opened disabled, and why.
+    func testASessionOpenedDisabledIsToldSoBySignal() throws {
+        let c = try client()
+        let s = try c.openSession()
+        let disabled = try c.waitForSignal("CaptureDisabled", path: s)
+        XCTAssertEqual(disabled.arguments.first?.stringArrayValue, ["camera"])
+
+        let delegate = RecordingDelegate()
+        let camera = try LensCamera(bus: .address(bus.address), delegate: delegate, delegateQueue: delegate.queue)
+        defer { camera.close() }
+        XCTAssertEqual(try delegate.wait(for: "captureDisabled") { if case .captureDisabled = $0 { true } else { false } },
+                       .captureDisabled([.camera]))
     }
 }
 

@@ -8,7 +8,7 @@ final class InstallTests: XCTestCase {
     func testInstalledTreeAndHardenedUnit() throws {
         let root = try TemporaryDirectory(prefix: "lensd-install")
         let make = try runProcess(["make", "-C", TestTools.repoRoot.path, "install", "DESTDIR=\(root.url.path)",
-                                   "SWIFT_BUILD=true", "BIN=\(TestTools.buildDirectory.path)"])
+                                   "BIN=\(TestTools.buildDirectory.path)"])
         XCTAssertEqual(make.status, 0, String(decoding: make.stderr, as: UTF8.self))
         let expected = [
             "usr/libexec/lensd", "usr/bin/lensctl", "usr/lib/systemd/system/lensd.service",
@@ -43,5 +43,62 @@ final class InstallTests: XCTestCase {
             XCTAssertTrue(names.contains { comments.contains($0) } && comments.contains("deduction"),
                           "unexplained deduction: \(row)")
         }
+    }
+
+    /// A second install keeps the administrator's lensd.conf (the default lands beside it);
+    /// uninstall removes every installed file but keeps that changed configuration.
+    func testReinstallKeepsTheConfigurationAndUninstallRemovesTheRest() throws {
+        let root = try TemporaryDirectory(prefix: "lensd-install")
+        let make = { (target: String) throws -> Void in
+            let run = try runProcess(["make", "-s", "-C", TestTools.repoRoot.path, target, "DESTDIR=\(root.url.path)",
+                                      "BIN=\(TestTools.buildDirectory.path)"])
+            XCTAssertEqual(run.status, 0, "make \(target): " + String(decoding: run.stderr, as: UTF8.self))
+        }
+        try make("install")
+        let conf = root.file("etc/lensd/lensd.conf")
+        let edited = "camera synthetic\n"
+        try edited.write(to: conf, atomically: true, encoding: .utf8)
+        try make("install")
+        XCTAssertEqual(try String(contentsOf: conf, encoding: .utf8), edited)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.file("etc/lensd/lensd.conf.default").path))
+
+        try make("uninstall")
+        let left = try FileManager.default.subpathsOfDirectory(atPath: root.url.path).filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root.file($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+        XCTAssertEqual(left, ["etc/lensd/lensd.conf"])
+    }
+
+    /// `make install` never builds: without the binaries it says to run `make` first.
+    func testInstallDoesNotBuild() throws {
+        let root = try TemporaryDirectory(prefix: "lensd-install")
+        let run = try runProcess(["make", "-s", "-C", TestTools.repoRoot.path, "install", "DESTDIR=\(root.url.path)",
+                                  "BIN=\(root.url.path)/no-build"])
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(String(decoding: run.stderr, as: UTF8.self).contains("run 'make' first"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.url.path), [])
+    }
+
+    /// `make dist`: a source tarball of the committed tree and a SHA256SUMS that `sha256sum -c` accepts.
+    func testDistTarballAndItsChecksum() throws {
+        let out = try TemporaryDirectory(prefix: "lensd-dist")
+        let make = try runProcess(["make", "-s", "-C", TestTools.repoRoot.path, "dist", "DISTDIR=\(out.url.path)"])
+        XCTAssertEqual(make.status, 0, String(decoding: make.stderr, as: UTF8.self))
+        let check = try runProcess(["bash", "-c", "cd \"$1\" && sha256sum -c SHA256SUMS", "check", out.url.path])
+        XCTAssertEqual(check.status, 0, String(decoding: check.stdout + check.stderr, as: UTF8.self))
+        let tarball = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: out.url.path).first { $0.hasSuffix(".tar.gz") })
+        let listing = String(decoding: try runProcess(["tar", "-tzf", out.file(tarball).path]).stdout, as: UTF8.self)
+        let prefix = String(tarball.dropLast(".tar.gz".count)) + "/"
+        XCTAssertTrue(listing.contains(prefix + "Package.swift\n") && listing.contains(prefix + "scripts/test\n"), listing)
+        XCTAssertFalse(listing.contains(".build/") || listing.contains(".venv/"), listing)
+        // A changed byte in the tarball fails the check.
+        let handle = try FileHandle(forUpdating: out.file(tarball))
+        try handle.seek(toOffset: 100)
+        let byte = try XCTUnwrap(try handle.read(upToCount: 1)).first!
+        try handle.seek(toOffset: 100)
+        try handle.write(contentsOf: [byte ^ 0xFF])
+        try handle.close()
+        XCTAssertNotEqual(try runProcess(["bash", "-c", "cd \"$1\" && sha256sum -c SHA256SUMS", "check", out.url.path]).status, 0)
     }
 }

@@ -18,6 +18,14 @@ final class LensctlCommandTests: LensdTestCase {
         try JSONSchemaCheck.assertValid(String(decoding: early.stdout, as: UTF8.self), schema: "devices")
     }
 
+    /// `--version` prints the version (exit 0), the same the daemon reports.
+    func testVersionIsTheDaemons() throws {
+        let version = try runProcess([try LensctlRunner.binary, "--version"])
+        XCTAssertEqual(version.status, 0, String(decoding: version.stderr, as: UTF8.self))
+        let daemon = try XCTUnwrap(try client().get(TestClient.managerPath, "Version", interface: TestClient.manager).stringValue)
+        XCTAssertEqual(String(decoding: version.stdout, as: UTF8.self), "lensctl \(daemon)\n")
+    }
+
     /// Camera settings outlive lensctl's session (each camera keeps its own); the next
     /// capture uses them.
     func testSettingsStickForTheNextCapture() throws {

@@ -32,8 +32,10 @@ class LocationTestCase: LensdTestCase {
         try c.get(s, "DisabledReasons").stringArrayValue ?? []
     }
 
-    /// Waits until the session's gate says `enabled`, by signal.
+    /// Waits until the session's gate says `enabled`, by signal; the gate signals until then are
+    /// history (a session opened disabled hears CaptureDisabled at once), so later waits see only new ones.
     func waitForGate(_ c: TestClient, _ s: String, enabled: Bool, timeout: TimeInterval = 20) throws {
+        defer { c.forgetSignals(["CaptureEnabled", "CaptureDisabled"]) }
         if try c.get(s, "CaptureEnabled").boolValue == enabled { return }
         try c.waitForSignal(enabled ? "CaptureEnabled" : "CaptureDisabled", path: s, timeout: timeout)
     }

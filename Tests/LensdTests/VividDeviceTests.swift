@@ -81,7 +81,7 @@ final class VividDeviceTests: LensdTestCase {
         try c.call(s, "StartCaptureSession")
     }
 
-    /// A recording under way when the camera goes ends with VideoRecordingFailed, and what was
+    /// A recording under way when the camera goes ends with VideoRecordingStopped then VideoRecordingFailed, and what was
     /// recorded is still finalized, signed and delivered (the host judges it). Then, with vivid
     /// back, a claim whose stream breaks fails the session and disables capture until vivid is
     /// reloaded. (vivid's `disconnect` breaks only open streams: the node opens again at once,
@@ -96,6 +96,9 @@ final class VividDeviceTests: LensdTestCase {
         try run(["v4l2-ctl", "-d", "/dev/video0", "-c", "disconnect=1"])
         let recordingFailed = try c.waitForSignal("VideoRecordingFailed", path: s)
         XCTAssertEqual(recordingFailed.arguments.first?.stringValue, "org.lensd.Lens1.Error.CameraSessionFailed")
+        // As the SDK: "did stop recording" whenever frames stop, before the failure (the same loop turn sends both).
+        XCTAssertTrue(c.signals.contains { $0.member == "VideoRecordingStopped" && $0.path == s },
+                      "VideoRecordingStopped must come before VideoRecordingFailed; got \(c.signals.map(\.member))")
         try bringBackVideo(c, session: s, as: "vivid-video-disconnected.mp4")
 
         try reloadVivid()

@@ -1,3 +1,5 @@
+import LensBus
+
 /// lensctl: the command-line client of lensd.
 enum LensCtl {
     static let commands: [any Command.Type] = [
@@ -17,12 +19,18 @@ enum LensCtl {
           --json         machine-readable output (schemas in docs/lensctl-json.md)
           --help         help for the command
 
+        lensctl --version prints the version.
+
         exit codes: 0 ok · 1 failed (verify: Invalid, or not Trusted with --require-trusted) · 2 usage ·
                     3 daemon unreachable · 4 not authorized · 5 timeout · 6 no manifest · 7 unreadable input
         """
     }
 
     static func run(_ argv: [String]) -> ExitCode {
+        if argv == ["--version"] {
+            Output.line("lensctl \(ProjectVersion.string)")
+            return .ok
+        }
         let (name, arguments) = commandFirst(argv)
         guard let name, !["--help", "-h", "help"].contains(name) else {
             Output.line(usage)

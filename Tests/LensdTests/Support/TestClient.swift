@@ -82,6 +82,7 @@ final class TestClient {
     }
 
     func forgetSignals() { signals.removeAll() }
+    func forgetSignals(_ members: Set<String>) { signals.removeAll { members.contains($0.member) } }
 
     /// The trust anchor PEM written to a file, for c2pa-python.
     func trustAnchorFile(in directory: TemporaryDirectory) throws -> URL {
