@@ -45,36 +45,48 @@ struct Configuration {
     var logLevel: LogLevel = .info
 
     static let usage = """
-    usage: lensd [--bus system|session|ADDRESS] [--config FILE] [--state-dir DIR]
+    usage: lensd [--check-config] [--bus system|session|ADDRESS] [--config FILE] [--state-dir DIR]
                  [--camera auto|synthetic|/dev/videoN] [--capture-size WxH] [--allow-virtual-devices true|false]
                  [--camera-position /dev/videoN=back|front|external,...] [--gpsd HOST:PORT|none]
                  [--location required|optional|never] [--log-level debug|info|warning|error|none]
                  [--KEY VALUE for any key of the configuration file]
     """
 
+    /// Every key, for "did you mean" (a test keeps it equal to the keys config/lensd.conf documents).
+    static let keys = [
+        "bus", "config", "state-dir", "camera", "synthetic-size", "capture-size", "allow-virtual-devices",
+        "camera-position", "gpsd", "location", "declared-location", "key", "chain", "trust-anchor", "allowed-group",
+        "max-sessions-per-user", "session-idle-timeout", "max-results-per-user", "max-result-bytes-per-user",
+        "min-free-bytes", "jpeg-quality", "thumbnail-in-manifest", "video-encoding", "video-bitrate",
+        "video-max-duration", "video-max-bytes", "log-level",
+    ]
+
     /// Reads the file named by `--config` (default /etc/lensd/lensd.conf; a missing default file
     /// is fine, a missing named one is not), then applies the command line.
     static func load(arguments: [String]) throws -> Configuration {
-        let options = try parseOptions(arguments)
+        let options: [(key: String, value: String)]
+        do { options = try parseOptions(arguments) } catch var error as ConfigurationError {
+            error.isCommandLine = true
+            throw error
+        }
         var configuration = Configuration()
         let explicitFile = options.last { $0.key == "config" }?.value
         if let path = explicitFile { configuration.configPath = path }
         if explicitFile != nil || FileManager.default.fileExists(atPath: configuration.configPath) {
-            let text: String
-            guard let handle = FileHandle(forReadingAtPath: configuration.configPath),
-                  let data = try? handle.readToEnd() ?? Data() else {
-                throw ConfigurationError("cannot read \(configuration.configPath)")
-            }
-            text = String(decoding: data, as: UTF8.self)
-            let trusted = isRootOwned(configuration.configPath)
-            for (line, entry) in try parseFile(text).enumerated() {
+            let path = configuration.configPath
+            let trusted = isRootOwned(path)
+            for entry in try parseFile(try ConfigurationFile.read(path), path: path) {
                 do { try configuration.apply(key: entry.key, value: entry.value, fromRootOwnedFile: trusted) } catch let e as ConfigurationError {
-                    throw ConfigurationError("\(configuration.configPath): entry \(line + 1): \(e.message)")
+                    throw ConfigurationError("\(path):\(entry.line): \(e.message)")
                 }
             }
         }
         for option in options where option.key != "config" {
-            try configuration.apply(key: option.key, value: option.value, fromRootOwnedFile: false)
+            do { try configuration.apply(key: option.key, value: option.value, fromRootOwnedFile: false) } catch var error as ConfigurationError {
+                error.message = "--\(option.key): \(error.message)"
+                error.isCommandLine = true
+                throw error
+            }
         }
         return configuration
     }
@@ -131,10 +143,10 @@ struct Configuration {
         case "trust-anchor": trustAnchorPath = value
         case "allowed-group": allowedGroup = value
         case "max-sessions-per-user": maxSessionsPerUser = try Self.integer(key, value, 1...1000)
-        case "session-idle-timeout": sessionIdleTimeout = .seconds(try Self.integer(key, value, 5...86_400))
+        case "session-idle-timeout": sessionIdleTimeout = .seconds(try Self.seconds(key, value, 5...86_400))
         case "max-results-per-user": maxResultsPerUser = try Self.integer(key, value, 1...1_000_000)
-        case "max-result-bytes-per-user": maxResultBytesPerUser = Int64(try Self.integer(key, value, 1 << 20...Int.max))
-        case "min-free-bytes": minFreeBytes = Int64(try Self.integer(key, value, 0...Int.max))
+        case "max-result-bytes-per-user": maxResultBytesPerUser = Int64(try Self.bytes(key, value, 1 << 20...Int.max))
+        case "min-free-bytes": minFreeBytes = Int64(try Self.bytes(key, value, 0...Int.max))
         case "jpeg-quality": jpegQuality = try Self.integer(key, value, 1...100)
         case "thumbnail-in-manifest":
             guard let flag = Bool(value) else { throw ConfigurationError("thumbnail-in-manifest must be true or false") }
@@ -145,15 +157,16 @@ struct Configuration {
             }
             videoUsesMJPEG = value == "mjpeg"
         case "video-bitrate": videoBitrate = try Self.integer(key, value, 100_000...50_000_000)
-        case "video-max-duration": maxVideoDuration = Double(try Self.integer(key, value, 1...86_400))
-        case "video-max-bytes": maxVideoBytes = try Self.integer(key, value, 1 << 20...Int.max)
+        case "video-max-duration": maxVideoDuration = Double(try Self.seconds(key, value, 1...86_400))
+        case "video-max-bytes": maxVideoBytes = try Self.bytes(key, value, 1 << 20...Int.max)
         case "log-level":
             guard let level = LogLevel(name: value) else {
                 throw ConfigurationError("log-level must be debug, info, warning, error or none")
             }
             logLevel = level
         default:
-            throw ConfigurationError("unknown setting \(key)")
+            let hint = KeySuggestion.nearest(to: key, among: Self.keys).map { " — did you mean \($0)?" } ?? ""
+            throw ConfigurationError("unknown setting \(key)\(hint)")
         }
     }
 
@@ -172,6 +185,22 @@ struct Configuration {
     private static func integer(_ key: String, _ value: String, _ range: ClosedRange<Int>) throws -> Int {
         guard let n = Int(value), range.contains(n) else {
             throw ConfigurationError("\(key) must be a whole number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return n
+    }
+
+    /// Bytes, with an optional binary suffix: 64M, 1G, 512KiB.
+    private static func bytes(_ key: String, _ value: String, _ range: ClosedRange<Int>) throws -> Int {
+        guard let n = Quantity.parse(value, units: Quantity.byteUnits), range.contains(n) else {
+            throw ConfigurationError("\(key) must be a size in bytes (suffix K, M, G or T allowed) from \(range.lowerBound), not \(value)")
+        }
+        return n
+    }
+
+    /// Seconds, with an optional unit: 90, 90s, 5m, 1h, 1d.
+    private static func seconds(_ key: String, _ value: String, _ range: ClosedRange<Int>) throws -> Int {
+        guard let n = Quantity.parse(value, units: Quantity.timeUnits), range.contains(n) else {
+            throw ConfigurationError("\(key) must be a duration of \(range.lowerBound)...\(range.upperBound) s (suffix s, m, h or d allowed), not \(value)")
         }
         return n
     }
@@ -195,13 +224,16 @@ struct Configuration {
         return options
     }
 
-    private static func parseFile(_ text: String) throws -> [(key: String, value: String)] {
-        try text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { raw in
+    private static func parseFile(_ text: String, path: String) throws -> [(line: Int, key: String, value: String)] {
+        try text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, raw in
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 .trimmingCharacters(in: .whitespaces)
             if line.isEmpty { return nil }
-            guard let eq = line.firstIndex(of: "=") else { throw ConfigurationError("expected key = value in: \(line)") }
-            return (line[..<eq].trimmingCharacters(in: .whitespaces), line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+            guard let eq = line.firstIndex(of: "=") else {
+                throw ConfigurationError("\(path):\(index + 1): expected key = value, not \(line)")
+            }
+            return (index + 1, line[..<eq].trimmingCharacters(in: .whitespaces),
+                    line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
         }
     }
 
@@ -215,6 +247,8 @@ struct Configuration {
 
 struct ConfigurationError: Error, CustomStringConvertible {
     var message: String
+    /// A mistake on the command line, where the usage helps; a file's mistake names its line instead.
+    var isCommandLine = false
     init(_ message: String) { self.message = message }
     var description: String { message }
 }

@@ -2,7 +2,7 @@ import Foundation
 import LensBus
 import LensCore
 
-/// Start-up and shut-down: configuration → identity → storage → cameras → bus → loop.
+/// Start-up and shut-down: configuration → bus → identity → storage → cameras → objects → loop.
 enum Daemon {
     static func run(arguments: [String]) -> Int32 {
         if arguments.contains("--help") {
@@ -13,10 +13,17 @@ enum Daemon {
             print("lensd \(ProjectVersion.string)")
             return 0
         }
+        // As `sshd -t`: the configuration is read and checked, nothing else happens.
+        let checkOnly = arguments.contains("--check-config")
         let configuration: Configuration
-        do { configuration = try Configuration.load(arguments: arguments) } catch {
-            Log.error("lensd: \(error)\n\(Configuration.usage)")
+        do { configuration = try Configuration.load(arguments: arguments.filter { $0 != "--check-config" }) } catch {
+            let usage = (error as? ConfigurationError)?.isCommandLine ?? false
+            Log.error("lensd: \(error)" + (usage ? "\n\(Configuration.usage)" : ""))
             return 2
+        }
+        if checkOnly {
+            print("lensd: configuration OK (\(FileManager.default.fileExists(atPath: configuration.configPath) ? configuration.configPath : "defaults"))")
+            return 0
         }
         Log.setLevel(configuration.logLevel)
         do {
@@ -38,6 +45,9 @@ enum Daemon {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         umask(0o077)
         try ProcessHardening.disableCoreDumps()
+        // The bus first: a lensd that cannot serve must not enroll a device in its state directory.
+        let loop = try EventLoop()
+        let bus = try BusConnection(configuration.bus, loop: loop, description: "lensd")
         let state = URL(fileURLWithPath: configuration.stateDirectory)
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -55,8 +65,6 @@ enum Daemon {
                                     maxBytesPerUID: configuration.maxResultBytesPerUser,
                                     minimumFreeBytes: configuration.minFreeBytes)
 
-        let loop = try EventLoop()
-        let bus = try BusConnection(configuration.bus, loop: loop, description: "lensd")
         let service = LensService(configuration: configuration, loop: loop, bus: bus, identity: identity, store: store,
                                   cameras: CameraCatalog.cameras(for: configuration))
         let manager = Manager(service: service)

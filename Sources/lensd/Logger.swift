@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Logs to stderr with sd-daemon `<N>` priority prefixes, which journald reads under systemd.
+/// Logs to stderr with sd-daemon `<N>` priority prefixes, which journald reads under systemd;
+/// a person at a terminal gets the lines without them.
 enum LogLevel: Int, Sendable, CaseIterable {
     case none = -1, error = 3, warning = 4, info = 6, debug = 7
 
@@ -19,6 +20,7 @@ enum LogLevel: Int, Sendable, CaseIterable {
 
 enum Log {
     private static let threshold = Atomic<Int>(LogLevel.info.rawValue)
+    private static let prefixed = isatty(STDERR_FILENO) == 0
 
     static func setLevel(_ level: LogLevel) { threshold.store(level.rawValue, ordering: .relaxed) }
 
@@ -30,7 +32,7 @@ enum Log {
     private static func write(_ level: LogLevel, _ message: () -> String) {
         guard level.rawValue <= threshold.load(ordering: .relaxed) else { return }
         let text = message().split(separator: "\n", omittingEmptySubsequences: false)
-            .map { "<\(level.rawValue)>\($0)\n" }.joined()
+            .map { prefixed ? "<\(level.rawValue)>\($0)\n" : "\($0)\n" }.joined()
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
