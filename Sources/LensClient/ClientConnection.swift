@@ -29,9 +29,11 @@ final class ClientConnection: @unchecked Sendable {
             loop = try EventLoop()
             bus = try BusConnection(address, loop: loop, description: "lensclient")
         } catch let error as BusError {
-            throw .unreachable("cannot connect to \(Self.describe(address)): \(error.message)")
+            // sd-bus says "connecting to …: <strerror>"; the cause is the last part.
+            let cause = error.message.components(separatedBy: ": ").last ?? error.message
+            throw .unreachable("cannot reach lensd: \(Self.describe(address)) is not available (\(cause)); is D-Bus running?")
         } catch {
-            throw .unreachable("cannot connect to \(Self.describe(address)): \(error)")
+            throw .unreachable("cannot reach lensd: \(Self.describe(address)) is not available (\(error))")
         }
     }
 

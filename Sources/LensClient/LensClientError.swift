@@ -42,20 +42,26 @@ public enum LensClientError: Error, Sendable, Equatable, CustomStringConvertible
         "InvalidArgument": invalidArgument, "Unsupported": unsupported, "CaptureDisabled": captureDisabled,
     ]
 
-    /// The bus's own errors that mean one of the client cases.
+    /// The bus's own errors that mean one of the client cases. Their messages are written for
+    /// D-Bus developers (a policy rule dump, ".service files"): a person gets the cause and what to do.
     private static let busErrors: [String: @Sendable (String) -> LensClientError] = [
         // The bus policy refused the call: the caller is neither root nor in group lens.
-        "org.freedesktop.DBus.Error.AccessDenied": {
-            notAuthorized("the bus policy does not let this user call lensd (root and group lens may): \($0)")
+        "org.freedesktop.DBus.Error.AccessDenied": { _ in
+            let user = CurrentUser.name
+            return notAuthorized("\(user) may not use lensd (only root and members of group lens may): "
+                + "an administrator can run `usermod -aG lens \(user)`, then log in again")
         },
-        "org.freedesktop.DBus.Error.ServiceUnknown": unreachable,
-        "org.freedesktop.DBus.Error.NameHasNoOwner": unreachable,
+        "org.freedesktop.DBus.Error.ServiceUnknown": { _ in notRunning },
+        "org.freedesktop.DBus.Error.NameHasNoOwner": { _ in notRunning },
         "org.freedesktop.DBus.Error.NoReply": timeout,
         "org.freedesktop.DBus.Error.Timeout": timeout,
         "org.freedesktop.DBus.Error.Disconnected": disconnected,
         // The session object is gone: lensd closed it (idle timeout) or restarted.
         "org.freedesktop.DBus.Error.UnknownObject": disconnected,
     ]
+
+    private static let notRunning = unreachable(
+        "lensd is not running (nobody owns \(Lens1.busName) on the bus): see `systemctl status lensd`")
 
     /// A D-Bus error name and message — from a method reply or a Failed signal.
     init(name: String, message: String) {

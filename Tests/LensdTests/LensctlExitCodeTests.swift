@@ -41,17 +41,29 @@ final class LensctlExitCodeTests: LensdTestCase {
         XCTAssertTrue(help.stdout.hasPrefix("usage: lensctl capture"), help.stdout)
     }
 
+    /// One line with the cause and what to do, not sd-bus's or dbus-daemon's wording.
     func testUnreachable() throws {
-        try lensctl.expect(3, ["status"], bus: "unix:path=\(tmp.file("no-such-bus").path)")
+        let noBus = try lensctl.expect(3, ["status"], bus: "unix:path=\(tmp.file("no-such-bus").path)")
+        XCTAssertEqual(noBus.stderr.split(separator: "\n").count, 1, noBus.stderr)
+        XCTAssertTrue(noBus.stderr.contains("cannot reach lensd: unix:path=\(tmp.file("no-such-bus").path) is not available (No such file or directory)"),
+                      noBus.stderr)
+        XCTAssertFalse(noBus.stderr.contains("connecting to"), noBus.stderr)
         daemon.stop()
         let gone = try lensctl.expect(3, ["status"])
-        XCTAssertTrue(gone.stderr.contains("org.lensd.Lens1"), gone.stderr)
+        XCTAssertEqual(gone.stderr.split(separator: "\n").count, 1, gone.stderr)
+        XCTAssertTrue(gone.stderr.contains("lensd is not running (nobody owns org.lensd.Lens1 on the bus): see `systemctl status lensd`"),
+                      gone.stderr)
+        XCTAssertFalse(gone.stderr.contains(".service files"), gone.stderr)
     }
 
-    /// The shipped policy refuses the outsider before lensd sees the call.
+    /// The shipped policy refuses the outsider before lensd sees the call: one line naming the
+    /// user and the command that fixes it, not the policy's rule dump.
     func testNotAuthorizedByThePolicy() throws {
         let refused = try lensctl.expect(4, ["status"], as: TestUsers.outsider)
-        XCTAssertTrue(refused.stderr.contains("group lens"), refused.stderr)
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("\(TestUsers.outsider) may not use lensd"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("usermod -aG lens \(TestUsers.outsider)`, then log in again"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("matched rules"), refused.stderr)
         try lensctl.expect(0, ["status"], as: TestUsers.member)
     }
 
