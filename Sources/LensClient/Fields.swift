@@ -23,6 +23,16 @@ struct Fields {
     func optionalDouble(_ key: String) -> Double? { values[key]?.doubleValue }
     func optionalBool(_ key: String) -> Bool? { values[key]?.boolValue }
     func optionalString(_ key: String) -> String? { values[key]?.stringValue }
+    /// An `a{ss}` value; nil when absent or of another type.
+    func optionalStringDictionary(_ key: String) -> [String: String]? {
+        guard case .dictionary("s", "s", let entries)? = values[key] else { return nil }
+        var result: [String: String] = [:]
+        for entry in entries {
+            guard let name = entry.key.stringValue, let text = entry.value.stringValue else { return nil }
+            result[name] = text
+        }
+        return result
+    }
     func nested(_ key: String) throws(LensClientError) -> Fields { try Fields(values[key], key) }
 
     /// A field holding one of a fixed set of wire strings.

@@ -42,6 +42,9 @@ public enum LensCameraMode: String, Sendable, CaseIterable {
 public struct LensCaptureStatus: Sendable, Equatable {
     public var captureEnabled: Bool
     public var disabledReasons: [LensDisabledReason]
+    /// What each reason means now, in words (e.g. for location: gpsd unreachable at HOST:PORT,
+    /// no fix yet, or a fix coarser than the threshold). Empty from a daemon that does not say.
+    public var disabledReasonDetails: [LensDisabledReason: String]
     /// The session's threshold in metres: a fix less accurate than this does not count.
     public var maximumLocationAccuracy: Double
     public var location: LensLocation?
@@ -52,6 +55,8 @@ public struct LensCaptureStatus: Sendable, Equatable {
     init(_ fields: Fields) throws(LensClientError) {
         captureEnabled = try fields.bool("CaptureEnabled")
         disabledReasons = try fields.strings("DisabledReasons").map(LensDisabledReason.init(rawValue:))
+        disabledReasonDetails = Dictionary(uniqueKeysWithValues: (fields.optionalStringDictionary("DisabledReasonDetails") ?? [:])
+            .map { (LensDisabledReason(rawValue: $0.key), $0.value) })
         maximumLocationAccuracy = try fields.double("MaximumLocationAccuracy")
         location = try LensLocation(try fields.nested("Location"))
         cameraMode = try fields.wire("CameraMode", as: LensCameraMode.self)

@@ -53,6 +53,7 @@ enum BusContract {
             P(name: "CurrentDevice", signature: "a{sv}", writable: false, emitsChange: .yes),
             P(name: "CaptureEnabled", signature: "b", writable: false, emitsChange: .yes),
             P(name: "DisabledReasons", signature: "as", writable: false, emitsChange: .yes),
+            P(name: "DisabledReasonDetails", signature: "a{ss}", writable: false, emitsChange: .yes),
             P(name: "MaximumLocationAccuracy", signature: "d", writable: false, emitsChange: .yes),
             P(name: "Location", signature: "a{sv}", writable: false, emitsChange: .yes),
         ],

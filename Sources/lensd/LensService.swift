@@ -39,6 +39,7 @@ final class LensService: @unchecked Sendable {
     /// The identity's state as last announced; it changes when the certificate expires.
     private(set) var enrollmentState: EnrollmentState
     private var lastLocationBroadcast = ContinuousClock.now - .seconds(10)
+    private var locationLog = LocationLog()
     /// The current camera's device node exists (always true for the synthetic camera).
     private var cameraConnected = true
     /// The /sys device nodes hot-plug polling last looked at.
@@ -72,6 +73,7 @@ final class LensService: @unchecked Sendable {
         } else if configuration.locationPolicy == .required && configuration.declaredLocation == nil {
             Log.warning("location is required but gpsd is set to none: capture stays disabled (set --location optional, or a gpsd)")
         }
+        conditions.locationSourceProblem = locationSourceProblem
         recoverInterruptedRecordings()
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
@@ -192,7 +194,7 @@ final class LensService: @unchecked Sendable {
         nextSessionNumber += 1
         try session.register()
         sessions[session.path] = session
-        Log.info("session \(session.number) opened by \(Authorizer.userName(uid)) (\(owner))")
+        Log.debug("session \(session.number) opened by \(Authorizer.userName(uid)) (\(owner))")
         // After the reply, so the client knows the path it comes from.
         loop.post { [weak session] in session?.announceInitialGate() }
         if recoveredAnnouncements[uid] != nil {
@@ -205,7 +207,7 @@ final class LensService: @unchecked Sendable {
         release(session)
         session.unregister()
         sessions[session.path] = nil
-        Log.info("session \(session.number) closed")
+        Log.debug("session \(session.number) closed")
     }
 
     /// Persistent sessions have no connection to die with, so they end when left idle.
@@ -246,6 +248,19 @@ final class LensService: @unchecked Sendable {
         conditions.disabledReasons(accuracy: session.maximumLocationAccuracy)
     }
 
+    func disabledReasonDetails(for session: Session) -> [DisabledReason: String] {
+        conditions.explanations(accuracy: session.maximumLocationAccuracy, enrollmentProblem: identity.problem)
+    }
+
+    /// Why there is no location source to wait for a fix from, if so.
+    private var locationSourceProblem: String? {
+        if case .connecting(let why)? = location?.status { return why }
+        if location == nil, configuration.declaredLocation == nil, configuration.locationPolicy != .never {
+            return "no location source (gpsd is set to none)"
+        }
+        return nil
+    }
+
     var currentFix: LocationFix? {
         configuration.declaredLocation?.fix(now: Date()) ?? location?.currentFix
     }
@@ -278,10 +293,12 @@ final class LensService: @unchecked Sendable {
             recording.stopRequested.store(true, ordering: .relaxed)
         }
         conditions.locationFix = currentFix
+        conditions.locationSourceProblem = locationSourceProblem
         for session in sessions.values { session.conditionsChanged() }
     }
 
     private func locationChanged() {
+        if let status = location?.status { locationLog.note(status) }
         refreshConditions()
         // LocationChanged at most once a second.
         let now = ContinuousClock.now

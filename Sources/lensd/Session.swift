@@ -19,6 +19,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     private(set) var lastActivity = ContinuousClock.now
     private var cameraMode = "photo"
     private var reportedReasons: [DisabledReason]
+    private var reportedDetails: [DisabledReason: String] = [:]
     private unowned let service: LensService
     private var registration: BusRegistration?
     private var tracking: BusRegistration?
@@ -40,7 +41,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         guard !isPersistent else { return }
         tracking = try service.bus.track(peer: owner) { [weak self] in
             guard let self else { return }
-            Log.info("session \(self.number): its owner \(self.owner) left the bus")
+            Log.debug("session \(self.number): its owner \(self.owner) left the bus")
             self.service.close(self)
         }
     }
@@ -92,6 +93,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         case "CurrentDevice": return service.currentState.map(Wire.device) ?? .vardict([:])
         case "CaptureEnabled": return .bool(service.disabledReasons(for: self).isEmpty)
         case "DisabledReasons": return Wire.reasons(service.disabledReasons(for: self))
+        case "DisabledReasonDetails": return Wire.reasonDetails(service.disabledReasonDetails(for: self))
         case "MaximumLocationAccuracy": return .double(maximumLocationAccuracy)
         case "Location": return Wire.location(service.visibleFix)
         default: throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(property)")
@@ -315,6 +317,11 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     /// Re-evaluates the gate for this session's threshold; signals only on a change.
     func conditionsChanged() {
         let reasons = service.disabledReasons(for: self)
+        let details = service.disabledReasonDetails(for: self)
+        if details != reportedDetails {
+            reportedDetails = details
+            propertiesChanged(["DisabledReasonDetails": Wire.reasonDetails(details)])
+        }
         guard reasons != reportedReasons else { return }
         reportedReasons = reasons
         if reasons.isEmpty { emit("CaptureEnabled", []) } else { emit("CaptureDisabled", [Wire.reasons(reasons)]) }

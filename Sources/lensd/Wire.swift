@@ -65,4 +65,10 @@ enum Wire {
     static func reasons(_ reasons: [DisabledReason]) -> BusValue {
         .stringArray(reasons.map(\.rawValue))
     }
+
+    /// DisabledReasonDetails: `a{ss}`, reason → what it means now, in reason order.
+    static func reasonDetails(_ details: [DisabledReason: String]) -> BusValue {
+        .dictionary(keySignature: "s", valueSignature: "s",
+                    details.sorted { $0.key < $1.key }.map { DictEntry(key: .string($0.key.rawValue), value: .string($0.value)) })
+    }
 }

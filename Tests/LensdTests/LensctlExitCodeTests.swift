@@ -101,7 +101,8 @@ final class LensctlTimeoutTests: LensdTestCase {
         let result = try lensctl.expect(5, ["capture", "-o", outbox.appendingPathComponent("never.jpg").path, "--timeout", "1.5"],
                                         as: TestUsers.member)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 1.5)
-        XCTAssertTrue(result.stderr.hasPrefix("waiting for location: no fix yet (need ≤ 1500 m)\n"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("waiting for location: no location source (gpsd is set to none) (need ≤ 1500 m)\n"),
+                      result.stderr)
         XCTAssertTrue(result.stderr.contains("lensctl: gave up after 1.5 s"), result.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outbox.path), [])
     }

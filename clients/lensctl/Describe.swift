@@ -18,10 +18,11 @@ enum Describe {
         return "\(device.position.rawValue): \(device.name) (\(device.path)), \(flash), \(zoom)"
     }
 
-    /// Why capture is disabled, reason by reason, with the numbers where there are some:
-    /// "location: 850 m > 50 m".
+    /// Why capture is disabled, reason by reason, in lensd's words where it gives them
+    /// ("location: gpsd at 127.0.0.1:2947 is not reachable …"), else with the numbers at hand.
     static func reasons(_ status: LensCaptureStatus) -> String {
         status.disabledReasons.map { reason in
+            if let detail = status.disabledReasonDetails[reason] { return "\(reason.rawValue): \(detail)" }
             guard reason == .location else { return reason.rawValue }
             let limit = String(format: "%.0f m", status.maximumLocationAccuracy)
             guard let fix = status.location else { return "location: no fix yet (need ≤ \(limit))" }

@@ -13,6 +13,9 @@ public struct CaptureConditions: Sendable, Equatable {
     public var cameraAvailable: Bool
     public var locationPolicy: LocationPolicy
     public var locationFix: LocationFix?
+    /// Why there is no location source at all (gpsd unreachable, and when lensd tries again);
+    /// nil while one is connected, or none is configured.
+    public var locationSourceProblem: String?
     public var storageLow: Bool
 
     public init(enrolled: Bool, cameraAvailable: Bool, locationPolicy: LocationPolicy, locationFix: LocationFix?,
@@ -22,6 +25,28 @@ public struct CaptureConditions: Sendable, Equatable {
         self.locationPolicy = locationPolicy
         self.locationFix = locationFix
         self.storageLow = storageLow
+    }
+
+    /// Each reason of `disabledReasons(accuracy:)` in words a person can act on: gpsd
+    /// unreachable, no fix yet and a fix too coarse read differently, as they need different help.
+    public func explanations(accuracy: Double, enrollmentProblem: String?) -> [DisabledReason: String] {
+        var explained: [DisabledReason: String] = [:]
+        for reason in disabledReasons(accuracy: accuracy) {
+            explained[reason] = switch reason {
+            case .enrollment: enrollmentProblem ?? "the device is not enrolled"
+            case .camera: "no camera is available"
+            case .storage: "the state directory is almost full (min-free-bytes)"
+            case .location: locationExplanation(accuracy: accuracy)
+            }
+        }
+        return explained
+    }
+
+    private func locationExplanation(accuracy: Double) -> String {
+        let need = "need ≤ \(Int(accuracy.rounded())) m"
+        if let locationSourceProblem { return "\(locationSourceProblem) (\(need))" }
+        guard let fix = locationFix, fix.mode != .none else { return "no fix yet (\(need))" }
+        return "\(Int(fix.horizontalAccuracy.rounded())) m > \(Int(accuracy.rounded())) m: the fix is coarser than needed"
     }
 
     /// The reasons capture is disabled for a session that wants `accuracy` metres or better.
