@@ -29,7 +29,7 @@ final class LensctlCompletionTests: XCTestCase {
             (["lensctl", "record", "-o", "clip.mp4", "--du"], "--duration"),
             (["lensctl", "capture", "--fl"], "--flash"),
             (["lensctl", "capture", "--flash", ""], "off on auto"),
-            (["lensctl", "--bus", "system", "set", ""], "flash zoom focus camera mode accuracy"),
+            (["lensctl", "--bus", "system", "set", ""], "flash zoom focus camera"),
             (["lensctl", "set", "flash", ""], "off on auto toggle"),
             (["lensctl", "set", "camera", "f"], "front"),
             (["lensctl", "watch", "--"], "--count --duration --bus --json --help"),

@@ -56,12 +56,11 @@ _lensctl() {
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--pinch $common" -- "$cur"))
             elif [[ -z $setting ]]; then
-                COMPREPLY=($(compgen -W "flash zoom focus camera mode accuracy" -- "$cur"))
+                COMPREPLY=($(compgen -W "flash zoom focus camera" -- "$cur"))
             else
                 case $setting in
                     flash) COMPREPLY=($(compgen -W "off on auto toggle" -- "$cur")) ;;
                     camera) COMPREPLY=($(compgen -W "next back front external" -- "$cur") $(compgen -G "/dev/video*" -- "$cur")) ;;
-                    mode) COMPREPLY=($(compgen -W "photo video" -- "$cur")) ;;
                 esac
             fi ;;
     esac

@@ -3,23 +3,22 @@ import LensClient
 /// `lensctl set SETTING VALUE`: one camera control.
 enum SetCommand: Command {
     static let name = "set"
-    static let synopsis = "set SETTING VALUE      flash, zoom, focus, camera, mode or accuracy"
+    static let synopsis = "set SETTING VALUE      flash, zoom, focus or camera"
     static let help = """
     usage: lensctl set SETTING VALUE [--bus ADDRESS] [--json]
 
-      flash off|on|auto|toggle      the current camera's flash
+      flash off|on|auto|toggle      the current camera's flash; toggle steps through the
+                                    modes the camera supports in the order off, on, auto
       zoom FACTOR [--pinch]         absolute zoom, 1 or more; with --pinch, a pinch scale
                                     applied to the zoom in use
       focus X Y                     focus at a normalized point, 0...1 on both axes
       camera next|back|front|external|PATH
                                     switch cameras (see lensctl devices)
-      mode photo|video              the session's camera mode
-      accuracy METERS               the session's location threshold, 3...1500
 
-    flash, zoom, focus and camera claim the camera for a moment (exit 1 if another session
-    holds it) and stay set in lensd for later captures. mode and accuracy belong to a session:
-    lensctl's ends when it exits, so these only show what lensd accepts — a capture takes
-    its threshold from `capture --accuracy`. Prints the value now in effect.
+    Each claims the camera for a moment (exit 1 if another session holds it) and stays set in
+    lensd for everyone's later captures. Prints the value now in effect. (The camera mode and
+    the location threshold belong to a session, which ends with the command: `record` sets
+    the mode, `capture --accuracy` the threshold.)
     """
 
     static func run(_ argv: [String]) throws -> ExitCode {
@@ -28,7 +27,7 @@ enum SetCommand: Command {
         let values = Array(args.positionals.dropFirst())
         let change = try Change(setting, values, pinch: args.has("--pinch"))
         let camera = try Connection.camera(args)
-        if change.needsClaim { try Connection.client { () throws(LensClientError) in try camera.startCaptureSession() } }
+        try Connection.client { () throws(LensClientError) in try camera.startCaptureSession() }
         let result = try Connection.client { () throws(LensClientError) in try change.apply(to: camera) }
         if args.json { Output.json(result) } else { Output.line(result.text) }
         return .ok
@@ -41,16 +40,17 @@ private enum Change {
     case zoom(Double, pinch: Bool)
     case focus(LensPoint)
     case camera(String)
-    case mode(LensCameraMode)
-    case accuracy(Double)
 
     init(_ setting: String, _ values: [String], pinch: Bool) throws {
         let expected: [String: String] = [
             "flash": "off|on|auto|toggle", "zoom": "FACTOR", "focus": "X Y", "camera": "next|back|front|external|PATH",
-            "mode": "photo|video", "accuracy": "METERS",
         ]
+        if setting == "mode" || setting == "accuracy" {
+            throw CommandFailure(.usage, "\(setting) belongs to a session, which ends with this command: "
+                + (setting == "mode" ? "use lensctl record for video" : "use lensctl capture --accuracy METERS"))
+        }
         guard let shape = expected[setting] else {
-            throw CommandFailure(.usage, "unknown setting \(setting); one of: flash, zoom, focus, camera, mode, accuracy")
+            throw CommandFailure(.usage, "unknown setting \(setting); one of: flash, zoom, focus, camera")
         }
         guard values.count == (setting == "focus" ? 2 : 1) else { throw CommandFailure(.usage, "set \(setting) needs \(shape)") }
         guard pinch == false || setting == "zoom" else { throw CommandFailure(.usage, "--pinch goes with set zoom") }
@@ -62,17 +62,7 @@ private enum Change {
             self = .zoom(try Arguments.number(value, pinch ? "a pinch scale" : "zoom", in: range), pinch: pinch)
         case "focus":
             self = .focus(LensPoint(x: try Arguments.number(values[0], "X", in: 0...1), y: try Arguments.number(values[1], "Y", in: 0...1)))
-        case "camera": self = .camera(value)
-        case "mode": self = .mode(try Arguments.choice(value, "mode", LensCameraMode.self))
-        default: self = .accuracy(try Arguments.number(value, "accuracy", in: 3...1500))
-        }
-    }
-
-    /// The controls of the device itself need the claim; the session's own settings do not.
-    var needsClaim: Bool {
-        switch self {
-        case .flash, .zoom, .focus, .camera: true
-        case .mode, .accuracy: false
+        default: self = .camera(value)
         }
     }
 
@@ -85,14 +75,6 @@ private enum Change {
         case .zoom(let value, let pinch):
             return SetJSON(setting: "zoom", zoomFactor: pinch ? try camera.zoom(by: value) : try camera.setZoomFactor(value))
         case .focus(let point): return SetJSON(setting: "focus", point: PointJSON(try camera.focus(at: point)))
-        case .mode(let mode):
-            try camera.setCameraMode(mode)
-            return SetJSON(setting: "mode", cameraMode: try camera.cameraMode.rawValue)
-        case .accuracy(let meters):
-            guard try camera.setMaximumLocationAccuracy(meters) else {
-                throw .invalidArgument("lensd does not accept \(meters.formatted()) m as the location threshold")
-            }
-            return SetJSON(setting: "accuracy", accuracy: meters)
         case .camera(let wanted):
             return SetJSON(setting: "camera", device: DeviceJSON(try CameraSelection.select(wanted, on: camera)))
         }
@@ -106,26 +88,21 @@ struct SetJSON: Encodable {
     var zoom_factor: Double?
     var focus_point: PointJSON?
     var current_device: DeviceJSON?
-    var camera_mode: String?
-    var maximum_location_accuracy_m: Double?
 
     init(setting: String, flashMode: String? = nil, zoomFactor: Double? = nil, point: PointJSON? = nil,
-         device: DeviceJSON? = nil, cameraMode: String? = nil, accuracy: Double? = nil) {
+         device: DeviceJSON? = nil) {
         self.setting = setting
         flash_mode = flashMode
         zoom_factor = zoomFactor
         focus_point = point
         current_device = device
-        camera_mode = cameraMode
-        maximum_location_accuracy_m = accuracy
     }
 
     var text: String {
-        let value = flash_mode ?? camera_mode
+        let value = flash_mode
             ?? zoom_factor.map { String(format: "%.2f×", $0) }
             ?? focus_point.map { String(format: "%.3f, %.3f", $0.x, $0.y) }
             ?? current_device.map { "\($0.position): \($0.name) (\($0.path))" }
-            ?? maximum_location_accuracy_m.map { String(format: "%.0f m (for this command's session only)", $0) }
         return "\(setting): \(value ?? "")"
     }
 }
