@@ -14,7 +14,7 @@ public enum LensFlashMode: String, Sendable, CaseIterable {
 public struct LensDevice: Sendable, Equatable {
     public var position: LensCameraPosition
     public var name: String
-    /// The V4L2 device node, or "synthetic".
+    /// The V4L2 device node, or "synthetic:back" / "synthetic:front" for the synthetic cameras.
     public var path: String
     public var hasFlash: Bool
     public var isFlashAvailable: Bool

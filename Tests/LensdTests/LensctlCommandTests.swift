@@ -7,11 +7,13 @@ final class LensctlCommandTests: LensdTestCase {
     func testStatusAndDevices() throws {
         let status = try lensctl.expect(0, ["status"], as: TestUsers.member).stdout
         XCTAssertTrue(status.contains("Version: 0.1.0"), status)
-        XCTAssertTrue(status.contains("Camera: back: lensd synthetic camera (synthetic), flash off, zoom 1.0× of 8.0× (digital)"), status)
+        XCTAssertTrue(status.contains("Camera: back: lensd synthetic camera (synthetic:back), flash off, zoom 1.0× of 8.0× (digital)"), status)
         XCTAssertTrue(status.contains("Enrollment: enrolled, certificate valid until "), status)
         XCTAssertTrue(status.contains("Capture: enabled"), status)
         let devices = try lensctl.expect(0, ["devices"]).stdout.split(separator: "\n")
         XCTAssertEqual(devices.map { $0.split(separator: "\t")[1] }, ["back", "front"])
+        // Each camera has a path of its own, so `set camera PATH` can tell them apart.
+        XCTAssertEqual(devices.map { $0.split(separator: "\t")[0] }, ["synthetic:back", "synthetic:front"])
         // Options may also come before the command, as scripts write them.
         let early = try runProcess([try LensctlRunner.binary, "--bus", bus.address, "--json", "devices"])
         XCTAssertEqual(early.status, 0, String(decoding: early.stderr, as: UTF8.self))
@@ -29,7 +31,7 @@ final class LensctlCommandTests: LensdTestCase {
     /// Camera settings outlive lensctl's session (each camera keeps its own); the next
     /// capture uses them.
     func testSettingsStickForTheNextCapture() throws {
-        XCTAssertEqual(try lensctl.expect(0, ["set", "camera", "front"]).stdout, "camera: front: lensd synthetic camera (synthetic)\n")
+        XCTAssertEqual(try lensctl.expect(0, ["set", "camera", "front"]).stdout, "camera: front: lensd synthetic camera (synthetic:front)\n")
         XCTAssertEqual(try lensctl.expect(0, ["set", "flash", "on"]).stdout, "flash: on\n")
         XCTAssertEqual(try lensctl.expect(0, ["set", "flash", "toggle"]).stdout, "flash: auto\n")
         XCTAssertEqual(try lensctl.expect(0, ["set", "zoom", "2"]).stdout, "zoom: 2.00×\n")
@@ -39,7 +41,7 @@ final class LensctlCommandTests: LensdTestCase {
         XCTAssertTrue(try lensctl.expect(2, ["set", "mode", "video"]).stderr.contains("use lensctl record for video"))
         XCTAssertTrue(try lensctl.expect(2, ["set", "accuracy", "50"]).stderr.contains("use lensctl capture --accuracy METERS"))
         let status = try lensctl.expect(0, ["status"]).stdout
-        XCTAssertTrue(status.contains("Camera: front: lensd synthetic camera (synthetic), flash auto, zoom 2.5× of 8.0×"), status)
+        XCTAssertTrue(status.contains("Camera: front: lensd synthetic camera (synthetic:front), flash auto, zoom 2.5× of 8.0×"), status)
 
         let photo = outbox.appendingPathComponent("zoomed.jpg")
         try lensctl.expect(0, ["capture", "-o", photo.path])

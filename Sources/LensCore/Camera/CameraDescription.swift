@@ -1,6 +1,6 @@
 /// A camera device as ListDevices reports it.
 public struct CameraDescription: Sendable, Equatable {
-    /// "/dev/video0", or "synthetic".
+    /// "/dev/video0", or "synthetic:back" / "synthetic:front".
     public var path: String
     /// The card name.
     public var name: String

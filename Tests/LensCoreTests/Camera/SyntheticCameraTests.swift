@@ -10,7 +10,7 @@ final class SyntheticCameraTests: XCTestCase {
     func testStateDescribesAVirtualSyntheticDevice() {
         let state = makeCamera().state
         XCTAssertEqual(state.description, CameraDescription(
-            path: "synthetic", name: "lensd synthetic camera", driver: "lensd", busInfo: "synthetic",
+            path: "synthetic:front", name: "lensd synthetic camera", driver: "lensd", busInfo: "synthetic",
             position: .front, isVirtual: true, formats: ["RGB3"]))
         XCTAssertTrue(state.hasFlash)
         XCTAssertTrue(state.isFlashAvailable)

@@ -54,7 +54,7 @@ public final class SyntheticCamera: Camera {
 
     public var state: CameraState {
         CameraState(
-            description: CameraDescription(path: "synthetic", name: Self.model, driver: Self.make, busInfo: "synthetic",
+            description: CameraDescription(path: "synthetic:\(position.rawValue)", name: Self.model, driver: Self.make, busInfo: "synthetic",
                                            position: position, isVirtual: true, formats: ["RGB3"]),
             hasFlash: !supportedFlashModes.isEmpty, isFlashAvailable: !supportedFlashModes.isEmpty,
             flashMode: flashMode, supportedFlashModes: supportedFlashModes,
