@@ -14,12 +14,16 @@ public struct DataHashAssertion: Assertion {
     public var exclusions: [Exclusion]
     public var algorithm: DigestAlgorithm
     public var hash: [UInt8]
+    /// Zero bytes in `pad` (at most 23, so its own head stays one byte): what lets a writer size
+    /// the store before it knows how wide the exclusion's length encodes.
+    public var padding: Int
     public var label: String { Labels.dataHash }
 
-    public init(exclusions: [Exclusion], algorithm: DigestAlgorithm = .sha256, hash: [UInt8]) {
+    public init(exclusions: [Exclusion], algorithm: DigestAlgorithm = .sha256, hash: [UInt8], padding: Int = 0) {
         self.exclusions = exclusions
         self.algorithm = algorithm
         self.hash = hash
+        self.padding = padding
     }
 
     public func content() throws -> AssertionContent {
@@ -28,8 +32,8 @@ public struct DataHashAssertion: Assertion {
             ("name", .text("jumbf manifest")),
             ("alg", .text(algorithm.rawValue)),
             ("hash", .bytes(hash)),
-            // The spec's CDDL requires `pad`; fixed-width fields make it unnecessary, so it stays empty.
-            ("pad", .bytes([])),
+            // The spec's CDDL requires `pad`, for exactly this: keeping the size fixed while fields change.
+            ("pad", .bytes([UInt8](repeating: 0, count: padding))),
         ]))
     }
 

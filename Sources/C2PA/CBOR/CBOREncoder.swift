@@ -50,6 +50,17 @@ extension CBOR {
         }
     }
 
+    /// Bytes of the head that encodes `argument`: 1, 2, 3, 5 or 9.
+    public static func headCount(argument: UInt64) -> Int {
+        switch argument {
+        case 0..<24: 1
+        case 24...0xff: 2
+        case 0x100...0xffff: 3
+        case 0x1_0000...0xffff_ffff: 5
+        default: 9
+        }
+    }
+
     static func appendHead(major: UInt8, argument: UInt64, to out: inout [UInt8]) {
         let type = major << 5
         switch argument {

@@ -19,20 +19,35 @@ public struct JPEGSigner: Sendable {
         self.chunkSize = chunkSize
     }
 
-    /// Signs a JPEG held in memory.
+    /// Signs a JPEG held in memory, hashing each piece as it is copied (one pass over the bytes).
     public func sign(_ jpeg: [UInt8]) throws -> [UInt8] {
         try jpeg.withUnsafeBytes { raw in
             guard let insertion = try Self.insertionOffset(raw, isWholeFile: true) else {
                 throw C2PAError.malformed("JPEG has no start of scan")
             }
             let plan = try layout(insertionAt: insertion)
-            let store = try plan.store(hash: Digest.hash(raw))
-            var out: [UInt8] = []
-            out.reserveCapacity(jpeg.count + plan.segmentsLength)
-            out += raw[..<insertion]
-            out += JPEGXT.segments(store: store, chunk: chunkSize)
-            out += raw[insertion...]
+            var out = [UInt8](repeating: 0, count: jpeg.count + plan.segmentsLength)
+            let hasher = Hasher(.sha256)
+            out.withUnsafeMutableBytes { target in
+                let gap = insertion + plan.segmentsLength
+                Self.copy(UnsafeRawBufferPointer(rebasing: raw[..<insertion]), to: target.baseAddress!, hashingInto: hasher)
+                Self.copy(UnsafeRawBufferPointer(rebasing: raw[insertion...]), to: target.baseAddress! + gap, hashingInto: hasher)
+            }
+            let segments = JPEGXT.segments(store: try plan.store(hash: hasher.finalize()), chunk: chunkSize)
+            out.replaceSubrange(insertion..<(insertion + segments.count), with: segments)
             return out
+        }
+    }
+
+    /// Copies in pieces that stay in cache between the copy and the hash.
+    private static func copy(_ source: UnsafeRawBufferPointer, to target: UnsafeMutableRawPointer, hashingInto hasher: Hasher) {
+        let piece = 256 << 10
+        var offset = 0
+        while offset < source.count {
+            let slice = UnsafeRawBufferPointer(rebasing: source[offset..<min(source.count, offset + piece)])
+            (target + offset).copyMemory(from: slice.baseAddress!, byteCount: slice.count)
+            hasher.update(slice)
+            offset += slice.count
         }
     }
 
@@ -88,23 +103,20 @@ public struct JPEGSigner: Sendable {
         }
     }
 
-    /// The exclusion length depends on the store size, which depends on how the length encodes;
-    /// it settles in at most a few rounds because it only grows.
+    /// The exclusion's length is the store's size, which depends on how wide that length
+    /// encodes. Sized once with a zero length and `pad` holding the widest difference; the real
+    /// length then takes from `pad` what its encoding adds, so the size stays what was measured.
     private func layout(insertionAt insertion: Int) throws -> Layout {
-        var length = 0
-        for _ in 0..<8 {
-            let exclusionLength = length
-            let binding = { (hash: [UInt8]) in
-                DataHashAssertion(exclusions: [.init(start: insertion, length: exclusionLength)], hash: hash)
-            }
-            let storeSize = try writer.storeSize(hardBinding: binding([UInt8](repeating: 0, count: 32)))
-            let needed = JPEGXT.segmentsLength(storeSize: storeSize, chunk: chunkSize)
-            if needed == length {
-                return Layout(binding: binding, segmentsLength: length, writer: writer, storeSize: storeSize)
-            }
-            length = needed
+        let reserve = CBOR.headCount(argument: .max) - CBOR.headCount(argument: 0)
+        let sized = DataHashAssertion(exclusions: [.init(start: insertion, length: 0)],
+                                      hash: [UInt8](repeating: 0, count: 32), padding: reserve)
+        let storeSize = try writer.storeSize(hardBinding: sized)
+        let length = JPEGXT.segmentsLength(storeSize: storeSize, chunk: chunkSize)
+        let padding = reserve - (CBOR.headCount(argument: UInt64(length)) - CBOR.headCount(argument: 0))
+        let binding = { (hash: [UInt8]) in
+            DataHashAssertion(exclusions: [.init(start: insertion, length: length)], hash: hash, padding: padding)
         }
-        throw C2PAError.signing("the manifest store size does not settle")
+        return Layout(binding: binding, segmentsLength: length, writer: writer, storeSize: storeSize)
     }
 
     /// After the last APP0, else right after SOI. Refuses a JPEG that already has a C2PA store:
