@@ -51,40 +51,40 @@ public struct JPEGSigner: Sendable {
         }
     }
 
-    /// Signs the JPEG at `inputPath` into `outputPath` (created or truncated) in one pass: the
-    /// header goes out first, a gap of the store's final size is left, the rest is hashed while a
-    /// second thread writes it, and the signed store is written into the gap at the end.
-    public func sign(inputPath: String, outputPath: String, bufferSize: Int = 1 << 20) throws {
+    /// Signs the JPEG at `inputPath` into `outputPath` (created or truncated) in one pass over a
+    /// read-only mapping of the input: the header goes out first, a gap of the store's final size
+    /// is left, the rest is hashed straight from the mapping while a second thread writes the part
+    /// hashed before, and the signed store is written into the gap at the end.
+    public func sign(inputPath: String, outputPath: String, bufferSize: Int = 4 << 20) throws {
         let input = try POSIXFile(path: inputPath, flags: O_RDONLY)
+        let mapping = try MappedFile(input)
+        let raw = mapping.bytes
+        guard let insertion = try Self.insertionOffset(raw, isWholeFile: true) else {
+            throw C2PAError.malformed("JPEG has no start of scan")
+        }
+        let plan = try layout(insertionAt: insertion)
         let output = try POSIXFile(path: outputPath, flags: O_WRONLY | O_CREAT | O_TRUNC)
         let hasher = Hasher(.sha256)
-        // Headers are small: read them in small pieces, so the bulk goes through the pipeline.
-        let (header, insertion) = try readHeader(input, chunk: 64 << 10)
-        let plan = try layout(insertionAt: insertion)
-        try header.withUnsafeBytes { raw in
-            hasher.update(raw)
-            try output.write(UnsafeRawBufferPointer(rebasing: raw[..<insertion]))
-            try output.seek(to: insertion + plan.segmentsLength)
-            try output.write(UnsafeRawBufferPointer(rebasing: raw[insertion...]))
+        let head = UnsafeRawBufferPointer(rebasing: raw[..<insertion])
+        hasher.update(head)
+        try output.write(head)
+        try output.seek(to: insertion + plan.segmentsLength)
+        let writer = BackgroundWriter(fd: output.fd, path: output.path)
+        var offset = insertion
+        do {
+            while offset < raw.count {
+                let chunk = UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + bufferSize)])
+                hasher.update(chunk)
+                try writer.write(chunk)
+                offset += chunk.count
+            }
+        } catch {
+            try? writer.finish()
+            throw error
         }
-        let copier = HashingCopier(output: output, bufferSize: bufferSize)
-        try copier.copy(from: input, hashingInto: hasher)
-        try copier.finish()
+        try writer.finish()
         let store = try plan.store(hash: hasher.finalize())
         try output.write(JPEGXT.segments(store: store, chunk: chunkSize), at: insertion)
-    }
-
-    /// Reads until the whole header (everything before SOS) is in memory.
-    private func readHeader(_ input: borrowing POSIXFile, chunk: Int) throws -> ([UInt8], Int) {
-        var header: [UInt8] = []
-        while true {
-            var buffer = [UInt8](repeating: 0, count: chunk)
-            let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
-            header += buffer[..<n]
-            if let insertion = try header.withUnsafeBytes({ try Self.insertionOffset($0, isWholeFile: n == 0) }) {
-                return (header, insertion)
-            }
-        }
     }
 
     /// The size of the APP11 segments and a way to build the store once the hash is known.
