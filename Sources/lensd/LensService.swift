@@ -75,7 +75,7 @@ final class LensService: @unchecked Sendable {
         recoverInterruptedRecordings()
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
-        loop.every(min(.seconds(15), configuration.sessionIdleTimeout / 2)) { [weak self] in self?.closeIdleSessions() }
+        loop.every(min(.seconds(15), configuration.sessionIdleTimeout / 2)) { [weak self] in self?.closeStaleSessions() }
         // Hot-plug by polling /sys: netlink uevents do not reach containers.
         if configuration.camera != .synthetic {
             knownNodes = V4L2Discovery.nodePaths()
@@ -206,9 +206,27 @@ final class LensService: @unchecked Sendable {
         Log.info("session \(session.number) closed")
     }
 
+    /// Throws NotAuthorized, after closing every session of `uid`, when `uid` may no longer use
+    /// lensd (removed from the group since it opened them).
+    func requireMembership(_ uid: UInt32) throws {
+        guard !authorizer.isAllowed(uid: uid) else { return }
+        closeSessions(ofRevoked: uid)
+        throw LensError.notAuthorized("\(Authorizer.userName(uid)) is no longer in group \(configuration.allowedGroup): "
+            + "their lensd sessions are closed")
+    }
+
+    private func closeSessions(ofRevoked uid: UInt32) {
+        for session in sessions.values where session.uid == uid {
+            Log.warning("session \(session.number): \(Authorizer.userName(uid)) is no longer in group \(configuration.allowedGroup): closing it")
+            close(session)
+        }
+    }
+
     /// Persistent sessions have no connection to die with, so they end when left idle.
     /// Connection-owned ones end with their connection (sd_bus_track), however long it idles.
-    private func closeIdleSessions() {
+    private func closeStaleSessions() {
+        // Users removed from the group who make no calls lose their sessions (and claim) here.
+        for uid in Set(sessions.values.map(\.uid)) where !authorizer.isAllowed(uid: uid) { closeSessions(ofRevoked: uid) }
         let deadline = ContinuousClock.now - configuration.sessionIdleTimeout
         // A recording is activity: a busctl user may record for longer than the timeout between calls.
         for session in sessions.values where session.isPersistent && session.lastActivity < deadline

@@ -56,10 +56,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     let interface = BusContract.session
 
     func call(_ call: MethodCall) -> MethodResult {
-        guard isOwner(call.sender) else {
-            return .error(LensError.notAuthorized("session \(number) belongs to another client").busError)
-        }
         do {
+            try authorize(call.sender)
             switch call.member {
             case "StartCaptureSession": return startCaptureSession(call)
             case "StopCaptureSession": return try stopCaptureSession()
@@ -84,7 +82,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     func get(property: String, sender: String) throws -> BusValue {
-        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
+        do { try authorize(sender) } catch { throw LensError.from(error).busError }
         switch property {
         case "CameraMode": return .string(cameraMode)
         case "IsRecordingVideo": return .bool(isRecording)
@@ -99,7 +97,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     func set(property: String, value: BusValue, sender: String) throws {
-        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
+        do { try authorize(sender) } catch { throw LensError.from(error).busError }
         guard property == "CameraMode", let mode = value.stringValue else {
             throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
         }
@@ -321,6 +319,13 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     // MARK: Helpers
+
+    /// The owner, and still allowed to use lensd: membership is re-checked on every call, and a
+    /// user no longer allowed loses all their sessions and the camera claim at once.
+    private func authorize(_ sender: String) throws {
+        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client") }
+        try service.requireMembership(uid)
+    }
 
     /// The owning connection — or, for a persistent session, any connection of the owning user,
     /// which then receives the session's signals. Counts as activity for the idle timeout.

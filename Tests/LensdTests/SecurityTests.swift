@@ -65,6 +65,28 @@ final class SecurityTests: LensdTestCase {
         XCTAssertEqual(try Data(contentsOf: identity.appendingPathComponent("device.pem")), certificate)
     }
 
+    /// Issue 21.1: a member removed with `gpasswd -d` while their session holds the camera loses it
+    /// at their next call — on a connection the bus still lets through (its process groups were
+    /// set while a member) — and the claim is free for others at once.
+    func testMemberRemovedFromTheGroupLosesSessionsAndClaim() throws {
+        let user = TestUsers.revocable
+        try TestUsers.setLensMembership(user, member: true)
+        let removed = try peer(["open", "start", "capture", "wait:PhotoSigned", "readline", "capture", "start"], as: user)
+        try removed.waitForLine("signal PhotoSigned")
+        try TestUsers.setLensMembership(user, member: false)
+        defer { try? TestUsers.setLensMembership(user, member: true) }
+        removed.proceed()
+        XCTAssertEqual(try removed.finish(), 0, "\(removed.lines)")
+        let afterRemoval = removed.lines.drop { !$0.hasPrefix("reply readline") }.dropFirst().filter { !$0.hasPrefix("signal") }
+        XCTAssertEqual(afterRemoval.count, 2, "\(removed.lines)")
+        XCTAssertTrue(afterRemoval.first?.hasPrefix("error capture org.lensd.Lens1.Error.NotAuthorized") == true, "\(afterRemoval)")
+        XCTAssertTrue(afterRemoval.first?.contains("no longer in group lens") == true, "\(afterRemoval)")
+        // The session is gone, not merely refused.
+        XCTAssertTrue(afterRemoval.last?.contains("org.freedesktop.DBus.Error.UnknownObject") == true, "\(afterRemoval)")
+        let c = try client()
+        XCTAssertNoThrow(try c.call(try c.openSession(), "StartCaptureSession"), "the removed member's claim was not released")
+    }
+
     private func mode(_ url: URL) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int ?? 0) & 0o7777
     }
