@@ -5,6 +5,8 @@ import LensBus
 enum BusContract {
     static let busName = "org.lensd.Lens1"
     static let managerPath = "/org/lensd/Lens1"
+    /// Sessions live at sessionsPath/N.
+    static let sessionsPath = "/org/lensd/Lens1/session"
 
     typealias M = InterfaceDescription.Method
     typealias P = InterfaceDescription.Property

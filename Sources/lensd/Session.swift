@@ -30,7 +30,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         self.number = number
         self.owner = owner
         self.uid = uid
-        path = "/org/lensd/Lens1/session/\(number)"
+        path = "\(BusContract.sessionsPath)/\(number)"
         maximumLocationAccuracy = accuracy
         reportedReasons = service.conditions.disabledReasons(accuracy: accuracy)
     }

@@ -87,6 +87,30 @@ final class SecurityTests: LensdTestCase {
         XCTAssertNoThrow(try c.call(try c.openSession(), "StartCaptureSession"), "the removed member's claim was not released")
     }
 
+    /// Issue 21.4: the policy lets outsiders introspect, so lensd itself must not list the open
+    /// sessions to them: /session has no children for an outsider, and an existing session's path
+    /// answers exactly as a path that never existed. A member still sees the children.
+    func testOutsiderIntrospectionListsNoSessions() throws {
+        let c = try client()
+        let session = try c.openSession()
+        let number = session.split(separator: "/").last!
+        let member = try c.call("/org/lensd/Lens1/session", "Introspect", interface: "org.freedesktop.DBus.Introspectable")
+        XCTAssertTrue(member.first?.stringValue?.contains("<node name=\"\(number)\"") == true, "\(member)")
+
+        let introspect = "org.freedesktop.DBus.Introspectable:Introspect"
+        let outsider = try peer(["call:/org/lensd/Lens1/session:\(introspect)", "call:\(session):\(introspect)",
+                                 "call:/org/lensd/Lens1/session/999999:\(introspect)"], as: TestUsers.outsider)
+        XCTAssertEqual(try outsider.finish(), 0)
+        let replies = outsider.lines.joined(separator: "\n").components(separatedBy: "reply call:").dropFirst()
+            .map { $0.drop { $0 != " " }.trimmingCharacters(in: .whitespacesAndNewlines) }
+        XCTAssertEqual(replies.count, 3, "\(outsider.lines)")
+        for reply in replies {
+            XCTAssertFalse(reply.contains("<node name="), "an outsider was shown children: \(reply)")
+            XCTAssertFalse(reply.contains("org.lensd.Lens1.Session"), "an outsider learnt a session exists: \(reply)")
+        }
+        XCTAssertEqual(Set(replies).count, 1, "paths of live and never-opened sessions answer differently: \(replies)")
+    }
+
     private func mode(_ url: URL) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int ?? 0) & 0o7777
     }
