@@ -25,6 +25,8 @@ enum BusContract {
             P(name: "CameraPresent", signature: "b", writable: false, emitsChange: .yes),
             P(name: "EnrollmentState", signature: "s", writable: false, emitsChange: .yes),
             P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .const),
+            // Claims come and go: changes are broadcast, so waiting clients need not poll.
+            P(name: "CameraHolder", signature: "s", writable: false, emitsChange: .yes),
         ],
         signals: [])
 
@@ -32,6 +34,7 @@ enum BusContract {
         name: "org.lensd.Lens1.Session",
         methods: [
             M(name: "StartCaptureSession", inSignature: "", inNames: [], outSignature: "", outNames: []),
+            M(name: "WaitForCamera", inSignature: "d", inNames: ["timeout"], outSignature: "", outNames: []),
             M(name: "StopCaptureSession", inSignature: "", inNames: [], outSignature: "", outNames: []),
             M(name: "Close", inSignature: "", inNames: [], outSignature: "", outNames: []),
             M(name: "BeginCapture", inSignature: "", inNames: [], outSignature: "s", outNames: ["name"]),

@@ -31,6 +31,8 @@ struct Configuration {
     var allowedGroup = "lens"
     var maxSessionsPerUser = 4
     var sessionIdleTimeout: Duration = .seconds(300)
+    /// A camera claim unused for this long is released while another client waits for the camera.
+    var claimIdleTimeout: Duration = .seconds(30)
     var maxResultsPerUser = 100
     var maxResultBytesPerUser: Int64 = 1 << 30
     var minFreeBytes: Int64 = 64 << 20
@@ -132,6 +134,7 @@ struct Configuration {
         case "allowed-group": allowedGroup = value
         case "max-sessions-per-user": maxSessionsPerUser = try Self.integer(key, value, 1...1000)
         case "session-idle-timeout": sessionIdleTimeout = .seconds(try Self.integer(key, value, 5...86_400))
+        case "claim-idle-timeout": claimIdleTimeout = .seconds(try Self.integer(key, value, 1...86_400))
         case "max-results-per-user": maxResultsPerUser = try Self.integer(key, value, 1...1_000_000)
         case "max-result-bytes-per-user": maxResultBytesPerUser = Int64(try Self.integer(key, value, 1 << 20...Int.max))
         case "min-free-bytes": minFreeBytes = Int64(try Self.integer(key, value, 0...Int.max))

@@ -24,8 +24,15 @@ final class LensService: @unchecked Sendable {
     private(set) var cameraStates: [CameraState]
     private(set) var currentCamera = 0
     private(set) var sessions: [String: Session] = [:]
-    /// The session holding the camera (StartCaptureSession), if any.
-    private(set) var claimHolder: Session?
+    /// The session holding the camera (StartCaptureSession), if any, and the sessions queued
+    /// for it (WaitForCamera); see CameraClaim. Set only there.
+    var claimHolder: Session? {
+        didSet { if oldValue !== claimHolder { cameraHolderChanged() } }
+    }
+    var cameraWaiters: [CameraWaiter] = []
+    /// When the holder last used the camera, and the timer that looks at it again while others wait.
+    var claimActivity = ContinuousClock.now
+    var idleClaimCheck: EventSource?
     /// The recording in progress (only the claim holder records); see VideoFlow.
     var recording: Recording?
     /// Photos taken but not yet stored and announced, finished recordings not yet published,
@@ -40,7 +47,7 @@ final class LensService: @unchecked Sendable {
     private(set) var enrollmentState: EnrollmentState
     private var lastLocationBroadcast = ContinuousClock.now - .seconds(10)
     /// The current camera's device node exists (always true for the synthetic camera).
-    private var cameraConnected = true
+    private(set) var cameraConnected = true
     /// The /sys device nodes hot-plug polling last looked at.
     private var knownNodes: [String] = []
 
@@ -200,6 +207,7 @@ final class LensService: @unchecked Sendable {
     }
 
     func close(_ session: Session) {
+        stopWaiting(session, because: "the session was closed")
         release(session)
         session.unregister()
         sessions[session.path] = nil
@@ -234,26 +242,6 @@ final class LensService: @unchecked Sendable {
             Log.info("session \(session.number) idle for \(configuration.sessionIdleTimeout): closing it")
             close(session)
         }
-    }
-
-    // MARK: The camera claim
-
-    func claim(for session: Session) throws {
-        if claimHolder === session { return }
-        if let holder = claimHolder {
-            throw LensError.busy("the camera is in use by \(Authorizer.userName(holder.uid)) (session \(holder.number))")
-        }
-        guard !rig.isEmpty, cameraConnected else { throw LensError.cameraSessionFailed("no camera is available") }
-        claimHolder = session
-    }
-
-    func release(_ session: Session) {
-        guard claimHolder === session else { return }
-        claimHolder = nil
-        session.stopWatchingSubject()
-        // Ending the claim ends the recording; it is still finalized, signed and published.
-        recording?.stopRequested.store(true, ordering: .relaxed)
-        rig.run(on: currentCamera, { $0.close() }) { _, _ in }
     }
 
     // MARK: Capture conditions

@@ -60,6 +60,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             try authorize(call.sender)
             switch call.member {
             case "StartCaptureSession": return startCaptureSession(call)
+            case "WaitForCamera": return try waitForCamera(call)
             case "StopCaptureSession": return try stopCaptureSession()
             case "Close": return close()
             case "BeginCapture": return try beginCapture()
@@ -118,8 +119,20 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         return .deferred(reply)
     }
 
-    /// Idempotent: stopping a session that holds nothing is not an error.
+    /// StartCaptureSession, queued: answered when this session holds the camera, first come first
+    /// served, or with Busy once `timeout` seconds have passed.
+    private func waitForCamera(_ call: MethodCall) throws -> MethodResult {
+        guard let seconds = call.arguments.first?.doubleValue, seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw LensError.invalidArgument("the timeout must be a number of seconds in (0, 86400]")
+        }
+        let reply = DeferredReply(for: call)
+        service.waitForCamera(for: self, timeout: .milliseconds(Int(seconds * 1000)), reply: reply)
+        return .deferred(reply)
+    }
+
+    /// Idempotent: stopping a session that holds nothing is not an error. It also ends a wait.
     private func stopCaptureSession() throws -> MethodResult {
+        service.stopWaiting(self, because: "StopCaptureSession was called")
         service.release(self)
         return .reply([])
     }
@@ -358,10 +371,12 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         guard !isRecording else { throw LensError.busy("\(what) is not possible while recording video") }
     }
 
+    /// Also counts as use of the camera, for the claim's idle timeout.
     private func requireClaim() throws {
         guard service.claimHolder === self else {
             throw LensError.notStarted("call StartCaptureSession first")
         }
+        service.claimUsed()
     }
 
     private func resultName(_ call: MethodCall) throws -> String {

@@ -11,8 +11,9 @@ enum CaptureCommand: Command {
     usage: lensctl capture [-o FILE] [--camera back|front|PATH] [--flash off|on|auto] [--zoom X]
                            [--accuracy METERS] [--timeout S] [--force] [--bus ADDRESS] [--json]
 
-    Claims the camera, waits until lensd allows capture (saying why it waits, e.g.
-    "waiting for location: 850 m > 50 m"), takes a photo, waits for it to be signed, writes
+    Claims the camera — waiting in turn while another client holds it, saying who — waits
+    until lensd allows capture (saying why it waits, e.g. "waiting for location: 850 m >
+    50 m"), takes a photo, waits for it to be signed, writes
     the exact signed bytes to FILE (default NAME.jpg), and verifies the file against lensd's
     trust anchor. Prints name, path, size, location and verdict.
 
@@ -21,7 +22,7 @@ enum CaptureCommand: Command {
       --flash MODE       off, on or auto
       --zoom X           zoom factor, 1 or more (clamped to the camera's maximum)
       --accuracy METERS  accept location fixes up to this radius, 3...1500 (default: lensd's)
-      --timeout S        give up after S seconds, exit 5 (default 60)
+      --timeout S        give up after S seconds, camera wait included, exit 5 (default 60)
       --force            overwrite FILE
     """
 
@@ -39,10 +40,8 @@ enum CaptureCommand: Command {
         let camera = try Connection.camera(args)
         let inbox = EventInbox(camera)
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        try Connection.client { () throws(LensClientError) in
-            if let accuracy { _ = try camera.setMaximumLocationAccuracy(accuracy) }
-            try camera.startCaptureSession()
-        }
+        if let accuracy { _ = try Connection.client { () throws(LensClientError) in try camera.setMaximumLocationAccuracy(accuracy) } }
+        try CameraWait.claim(camera, deadline: deadline, timeout: timeout)
         try Connection.client { () throws(LensClientError) in
             if let wanted = args.last("--camera") { _ = try CameraSelection.select(wanted, on: camera) }
             if let flash { try camera.setFlashMode(flash) }
@@ -51,6 +50,8 @@ enum CaptureCommand: Command {
         let waiting = CaptureWaiting(camera: camera, inbox: inbox, deadline: deadline, timeout: timeout)
         let name = try waiting.beginWhenEnabled()
         let info = try waiting.signedPhoto(name)
+        // The camera's part is done: the next client in line need not wait for the fetch and the check.
+        try? camera.stopCaptureSession()
         let (bytes, anchor) = try Connection.client { () throws(LensClientError) in
             (try camera.fetchResult(name), try camera.trustAnchor())
         }

@@ -8,9 +8,10 @@ enum RecordCommand: Command {
     static let name = "record"
     static let synopsis = "record [-o FILE]       record a signed video until --duration or Ctrl-C, write it"
     static let help = """
-    usage: lensctl record [-o FILE] [--duration S] [--force] [--bus ADDRESS] [--json]
+    usage: lensctl record [-o FILE] [--duration S] [--timeout S] [--force] [--bus ADDRESS] [--json]
 
-    Claims the camera in video mode and records until S seconds have passed or lensctl gets
+    Claims the camera in video mode — waiting in turn while another client holds it, saying
+    who — and records until S seconds have passed or lensctl gets
     SIGINT (Ctrl-C) or SIGTERM; a second signal ends lensctl at once (lensd still stores the
     video). On a terminal, a live line on stderr shows length and size. Then it waits for lensd
     to store and sign the video, writes the exact bytes to FILE (default NAME.mp4), checks it
@@ -19,16 +20,19 @@ enum RecordCommand: Command {
 
       -o FILE        where to write the video; never overwritten without --force
       --duration S   stop after S seconds (default: at the first signal)
+      --timeout S    give up waiting for the camera after S seconds, exit 5 (default 60)
       --force        overwrite FILE
 
     exit: 0 signed · 1 unsigned (the file is still written) or the recording failed ·
-          5 lensd did not store the video within 60 s of the stop
+          5 the camera stayed busy past --timeout, or lensd did not store the video within
+          60 s of the stop
     """
 
     static func run(_ argv: [String]) throws -> ExitCode {
-        let args = try Arguments(argv, options: ["-o", "--duration"], switches: ["--force"])
+        let args = try Arguments(argv, options: ["-o", "--duration", "--timeout"], switches: ["--force"])
         _ = try args.positionals(0, "no arguments (the file is -o FILE)")
         let duration = try args.number("--duration", in: .leastNonzeroMagnitude...Double.greatestFiniteMagnitude)
+        let timeout = try args.number("--timeout", in: 0.001...86_400) ?? 60
         let force = args.has("--force")
         try OutputFile.checkTarget(args.last("-o"), force: force)
 
@@ -36,11 +40,9 @@ enum RecordCommand: Command {
         let inbox = EventInbox(camera)
         // Before the recording starts, so that no signal from now on ends lensctl mid-way.
         let stop = StopSignals()
-        try Connection.client { () throws(LensClientError) in
-            try camera.setCameraMode(.video)
-            try camera.startCaptureSession()
-            try camera.startVideoCapture()
-        }
+        try Connection.client { () throws(LensClientError) in try camera.setCameraMode(.video) }
+        try CameraWait.claim(camera, deadline: .now + .milliseconds(Int(timeout * 1000)), timeout: timeout)
+        try Connection.client { () throws(LensClientError) in try camera.startVideoCapture() }
         // Capped so the conversion cannot overflow; nobody records for 30 years.
         let end = duration.map { ContinuousClock.now + .milliseconds(Int(min($0, 1e9) * 1000)) }
         let waiting = RecordingWaiting(camera: camera, inbox: inbox)
