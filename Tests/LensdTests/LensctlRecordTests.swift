@@ -134,14 +134,15 @@ final class LensctlRecordTests: LensdTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned.path))
     }
 
-    /// Another session holds the camera: exit 1 with lensd's sentence naming the holder, no file.
+    /// Another session holds the camera: record waits, naming the holder, and gives up at its
+    /// --timeout with exit 5 and no file.
     func testABusyCameraRecordsNothing() throws {
         let holder = try peer(["open", "start", "hang"], as: TestUsers.secondMember)
         defer { holder.kill() }
         try holder.waitForLine("reply start")
         let clip = outbox.appendingPathComponent("busy.mp4")
-        let busy = try lensctl.expect(1, ["record", "--duration", "1", "-o", clip.path], as: TestUsers.member)
-        XCTAssertTrue(busy.stderr.contains(TestUsers.secondMember), busy.stderr)
+        let busy = try lensctl.expect(5, ["record", "--duration", "1", "--timeout", "1", "-o", clip.path], as: TestUsers.member)
+        XCTAssertTrue(busy.stderr.contains("waiting for the camera: in use by \(TestUsers.secondMember)"), busy.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: clip.path))
     }
 
