@@ -111,6 +111,50 @@ final class SecurityTests: LensdTestCase {
         XCTAssertEqual(Set(replies).count, 1, "paths of live and never-opened sessions answer differently: \(replies)")
     }
 
+    /// Issue 21.3: a symbolic link planted at results/<uid> does not send photos out of the state
+    /// directory: the store is refused, logged, and the owner told; nothing lands at the target.
+    func testAPlantedLinkForAUsersResultsIsRefused() throws {
+        let elsewhere = tmp.file("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)
+        XCTAssertEqual(chown(elsewhere.path, try TestUsers.uid("lensd"), gid_t.max), 0)
+        let planted = daemon.stateDirectory.appendingPathComponent("results/0")
+        try FileManager.default.createSymbolicLink(atPath: planted.path, withDestinationPath: elsewhere.path)
+
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        try c.call(session, "BeginCapture")
+        let failed = try c.waitForSignal("Failed", path: session)
+        XCTAssertTrue(failed.arguments.last?.stringValue?.contains("symbolic link") == true, "\(failed.arguments)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [])
+        XCTAssertTrue(daemon.log.contains("refusing \(planted.path)"), daemon.log)
+    }
+
+    /// Issue 21.3: the device key is read only as lensd's own regular file — a symbolic link at
+    /// identity/device.key disables capture (enrollment) with the reason logged, instead of being
+    /// followed and accepted.
+    func testALinkedOrForeignDeviceKeyIsRefused() throws {
+        let identity = daemon.stateDirectory.appendingPathComponent("identity")
+        let key = identity.appendingPathComponent("device.key")
+        let moved = daemon.stateDirectory.appendingPathComponent("moved.key")
+        daemon.stop()
+        XCTAssertEqual(rename(key.path, moved.path), 0)
+        try FileManager.default.createSymbolicLink(atPath: key.path, withDestinationPath: moved.path)
+        try restartDaemon()
+        XCTAssertEqual(try client().get(TestClient.managerPath, "EnrollmentState", interface: TestClient.manager).stringValue, "invalid")
+        XCTAssertTrue(daemon.log.contains("symbolic link"), daemon.log)
+
+        XCTAssertTrue(daemon.log.contains("refusing \(key.path)"), daemon.log)
+
+        // Put back, the same key is accepted again: nothing else was wrong with it. (A key of
+        // another owner: DeviceIdentityTests, since the test daemon's start gives the state to lensd.)
+        daemon.stop()
+        XCTAssertEqual(unlink(key.path), 0)
+        XCTAssertEqual(rename(moved.path, key.path), 0)
+        try restartDaemon()
+        XCTAssertEqual(try client().get(TestClient.managerPath, "EnrollmentState", interface: TestClient.manager).stringValue, "enrolled")
+    }
+
     private func mode(_ url: URL) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int ?? 0) & 0o7777
     }

@@ -15,7 +15,9 @@ extension ResultStore {
     /// Where the recording `name` of `uid` is journaled (the user's directory is created).
     public func recordingPath(name: String, uid: UInt32) throws -> String {
         guard ResultName.isValid(name) else { throw StorageError(.invalidArgument, "invalid result name \"\(name)\"") }
-        return "\(try userDirectory(uid))/\(Self.recordingPrefix)\(name).mp4"
+        // The recorder opens this path itself; the directory was checked (not a link, lensd's own) first.
+        _ = try userDirectory(uid)
+        return "\(directory)/\(uid)/\(Self.recordingPrefix)\(name).mp4"
     }
 
     /// Renames a finished recording to its result name and indexes it (retention as for `store`).
@@ -28,10 +30,11 @@ extension ResultStore {
                 throw StorageError(.full, "a video of \(size) bytes exceeds the limit of \(maxBytesPerUID) bytes per user")
             }
             let entry = ResultIndex.Entry(name: name, fileExtension: "mp4", size: size, mime: "video/mp4", sha256: nil)
-            let uidDirectory = "\(directory)/\(uid)"
-            return try publish(entry, uid: uid) {
-                try Syscalls.rename(path, "\(uidDirectory)/\(entry.fileName)")
-                try Syscalls.syncDirectory(uidDirectory)
+            let uidDirectory = try userDirectory(uid)
+            let journaled = "\(Self.recordingPrefix)\(name).mp4"
+            return try publish(entry, uid: uid, in: uidDirectory) {
+                try Syscalls.rename(at: uidDirectory, journaled, entry.fileName)
+                try uidDirectory.sync()
             }
         } catch let failure as Syscalls.Failure {
             throw StorageError(failure, while: "publishing video \(name)")
