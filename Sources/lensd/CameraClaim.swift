@@ -65,8 +65,7 @@ extension LensService {
     /// when it could first be idle long enough. Called when someone starts waiting and when a
     /// capture or recording ends.
     func checkIdleClaim() {
-        guard let holder = claimHolder, !cameraWaiters.isEmpty, idleClaimCheck == nil,
-              capturesInFlight == 0, recording == nil else { return }
+        guard let holder = claimHolder, !cameraWaiters.isEmpty, idleClaimCheck == nil, !claimIsWorking else { return }
         let due = claimActivity + configuration.claimIdleTimeout
         guard ContinuousClock.now >= due else {
             idleClaimCheck = loop.schedule(after: due - .now) { [weak self] in
@@ -79,6 +78,12 @@ extension LensService {
             + "while \(cameraWaiters.count) waited")
         holder.failed(.busy("released: idle while others waited"))
         release(holder)
+    }
+
+    /// Something under way uses the claim: it is never idle then (and is looked at again when
+    /// that ends). Whatever else comes to use the camera (a preview) belongs here too.
+    private var claimIsWorking: Bool {
+        capturesInFlight > 0 || recording != nil
     }
 
     func inUse(by holder: Session) -> String {

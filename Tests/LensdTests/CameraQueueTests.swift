@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensClient
 import LensTestSupport
 import XCTest
 
@@ -62,6 +63,31 @@ final class CameraQueueTests: LensdTestCase {
         }
     }
 
+    /// LensClient's wait: it returns once the holder lets go, and `status().cameraHolder` follows.
+    func testLensCameraWaitsForTheCamera() throws {
+        let holder = try LensCamera(bus: .address(bus.address), delegateQueue: DispatchQueue(label: "holder"))
+        let waiter = try LensCamera(bus: .address(bus.address), delegateQueue: DispatchQueue(label: "waiter"))
+        defer { waiter.close() }
+        try holder.startCaptureSession()
+        XCTAssertEqual(try waiter.status().cameraHolder, "root")
+        XCTAssertThrowsError(try waiter.waitForCamera(timeout: .milliseconds(300))) {
+            guard case .busy(let message) = $0 as? LensClientError else { return XCTFail("\($0)") }
+            XCTAssertTrue(message.contains("in use by root"), message)
+        }
+        let granted = DispatchSemaphore(value: 0)
+        let outcome = Collected<String>()
+        Thread {
+            do { try waiter.waitForCamera(timeout: .seconds(60)); outcome.append("granted") } catch { outcome.append("\(error)") }
+            granted.signal()
+        }.start()
+        // Released only once lensd has the wait queued, so the wait is what is tested.
+        try waitForLog("waits for the camera (1 waiting")
+        holder.close()
+        XCTAssertEqual(granted.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(outcome.items, ["granted"])
+        XCTAssertNoThrow(try waiter.beginCapture())
+    }
+
     /// 6 clients × 8 `lensctl capture` at once, as three users: all 48 photos are taken, each
     /// Trusted by c2pa-python, and lensd holds no more descriptors afterwards than before.
     func testSixClientsCapturingEightTimesEachAllSucceed() throws {
@@ -122,6 +148,15 @@ final class IdleClaimTests: LensdTestCase {
 }
 
 extension LensdTestCase {
+    /// Until lensd's log (debug level in tests) has a line containing `text`.
+    func waitForLog(_ text: String, timeout: TimeInterval = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !daemon.log.contains(text) {
+            guard Date() < deadline else { throw TestToolError("lensd logged no '\(text)' within \(timeout) s") }
+            usleep(20_000)
+        }
+    }
+
     func cameraHolder(_ client: TestClient) throws -> String? {
         try client.get(TestClient.managerPath, "CameraHolder", interface: TestClient.manager).stringValue
     }
