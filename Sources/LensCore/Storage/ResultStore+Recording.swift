@@ -50,7 +50,9 @@ extension ResultStore {
     public func interruptedRecordings() -> [InterruptedRecording] {
         var found: [InterruptedRecording] = []
         for uidName in (try? Syscalls.directoryEntries(directory)) ?? [] {
-            guard let uid = UInt32(uidName), String(uid) == uidName else { continue }
+            // lstat: a symbolic link planted as a user's directory is not recovered through.
+            guard let uid = UInt32(uidName), String(uid) == uidName,
+                  (try? Syscalls.status("\(directory)/\(uidName)"))?.isDirectory == true else { continue }
             for fileName in (try? Syscalls.directoryEntries("\(directory)/\(uidName)")) ?? []
             where fileName.hasPrefix(Self.recordingPrefix) {
                 guard let parsed = ResultName.parseFileName(String(fileName.dropFirst(Self.recordingPrefix.count))),
