@@ -25,7 +25,7 @@ enum BusContract {
             P(name: "CameraPresent", signature: "b", writable: false, emitsChange: .yes),
             P(name: "EnrollmentState", signature: "s", writable: false, emitsChange: .yes),
             P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .const),
-            // Claims come and go: changes are broadcast, so waiting clients need not poll.
+            // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
             P(name: "CameraHolder", signature: "s", writable: false, emitsChange: .yes),
         ],
         signals: [])

@@ -11,7 +11,8 @@ struct CameraWaiter {
 
 /// The camera claim. One session holds it (StartCaptureSession, Busy when taken); others may
 /// queue for it (WaitForCamera) and are granted it first come, first served as it is released.
-/// Who holds it is the Manager's CameraHolder, announced on every change, so observers never poll.
+/// Who holds it is the Manager's CameraHolder, announced to every session's owner on every
+/// change, so waiting clients never poll.
 /// A claim left idle (no capture or recording under way, no call that uses the camera) for
 /// claim-idle-timeout while others wait is released, and its owner told why.
 extension LensService {
@@ -95,10 +96,13 @@ extension LensService {
         claimHolder.map { Authorizer.userName($0.uid) } ?? ""
     }
 
+    /// Sent to every connection with a session open — the clients a change concerns — rather
+    /// than broadcast: a member who is not using lensd is not told who is.
     func cameraHolderChanged() {
-        // Broadcast: the policy delivers lensd's signals to members only, who may read it anyway.
-        try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
-                                       changed: ["CameraHolder": .string(cameraHolderName)], destination: nil)
+        for owner in Set(sessions.values.map(\.owner)) {
+            try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
+                                           changed: ["CameraHolder": .string(cameraHolderName)], destination: owner)
+        }
     }
 
     /// The next waiter gets the claim; one that cannot (no camera now) is answered and the next tried.

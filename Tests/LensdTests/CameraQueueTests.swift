@@ -38,7 +38,7 @@ final class CameraQueueTests: LensdTestCase {
         try first.call(sessions["first"]!, "Close")
         try pump([first, second], until: { answers.count == 3 })
         XCTAssertEqual(answers.last, "second granted", "\(answers)")
-        // Observers learn each change of holder from the broadcast, without polling.
+        // Clients with a session learn each change of holder, without polling.
         let holders = try (0..<5).map { _ in
             try holder.waitForSignal("PropertiesChanged", path: TestClient.managerPath) {
                 $0.arguments[1].vardictValue?["CameraHolder"] != nil
