@@ -7,6 +7,13 @@ struct CameraWaiter {
     let reply: DeferredReply
     /// Fails the wait when its timeout passes.
     let deadline: EventSource
+    /// Ends the wait when the caller leaves the bus (a persistent session outlives its callers).
+    let caller: BusRegistration?
+
+    func cancel() {
+        deadline.cancel()
+        caller?.cancel()
+    }
 }
 
 /// The camera claim. One session holds it (StartCaptureSession, Busy when taken); others may
@@ -37,7 +44,7 @@ extension LensService {
     /// WaitForCamera: the claim at once when the camera is free (or already ours), else a place at
     /// the end of the queue. `reply` is answered once the device is open, as StartCaptureSession
     /// is, or with Busy when `timeout` passes first.
-    func waitForCamera(for session: Session, timeout: Duration, reply: DeferredReply) {
+    func waitForCamera(for session: Session, caller: String, timeout: Duration, reply: DeferredReply) {
         guard let holder = claimHolder, holder !== session else { return startCapture(for: session, reply: reply) }
         guard !cameraWaiters.contains(where: { $0.session === session }) else {
             return reply.fail(LensError.busy("session \(session.number) is already waiting for the camera").busError)
@@ -47,12 +54,16 @@ extension LensService {
             let holder = self.claimHolder.map(self.inUse) ?? "the camera was not released"
             waiter.reply.fail(LensError.busy("gave up waiting for the camera after \(timeout): \(holder)").busError)
         }
-        cameraWaiters.append(CameraWaiter(session: session, reply: reply, deadline: deadline))
+        let gone = try? bus.track(peer: caller) { [weak self, weak session] in
+            if let session { self?.stopWaiting(session, because: "the caller left the bus") }
+        }
+        cameraWaiters.append(CameraWaiter(session: session, reply: reply, deadline: deadline, caller: gone))
         Log.debug("session \(session.number) waits for the camera (\(cameraWaiters.count) waiting; \(inUse(by: holder)))")
         checkIdleClaim()
     }
 
-    /// StopCaptureSession and Close leave the queue: the wait fails with NotStarted.
+    /// StopCaptureSession, Close and the caller's disconnection leave the queue: the wait fails
+    /// with NotStarted.
     func stopWaiting(_ session: Session, because reason: String) {
         removeWaiter(session)?.reply.fail(LensError.notStarted("stopped waiting for the camera: \(reason)").busError)
     }
@@ -109,7 +120,7 @@ extension LensService {
     private func grantToNextWaiter() {
         while claimHolder == nil, !cameraWaiters.isEmpty {
             let next = cameraWaiters.removeFirst()
-            next.deadline.cancel()
+            next.cancel()
             startCapture(for: next.session, reply: next.reply)
         }
     }
@@ -117,7 +128,7 @@ extension LensService {
     private func removeWaiter(_ session: Session) -> CameraWaiter? {
         guard let index = cameraWaiters.firstIndex(where: { $0.session === session }) else { return nil }
         let waiter = cameraWaiters.remove(at: index)
-        waiter.deadline.cancel()
+        waiter.cancel()
         return waiter
     }
 }

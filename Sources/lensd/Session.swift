@@ -126,7 +126,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             throw LensError.invalidArgument("the timeout must be a number of seconds in (0, 86400]")
         }
         let reply = DeferredReply(for: call)
-        service.waitForCamera(for: self, timeout: .milliseconds(Int(seconds * 1000)), reply: reply)
+        service.waitForCamera(for: self, caller: call.sender, timeout: .milliseconds(Int(seconds * 1000)), reply: reply)
         return .deferred(reply)
     }
 

@@ -12,13 +12,16 @@ final class CameraQueueTests: LensdTestCase {
 
     func testWaitersGetTheCameraInArrivalOrder() throws {
         let holder = try client(), first = try client(), gone = try client(), second = try client(), quitter = try client()
+        let gonePersistent = try client()
         let held = try holder.openSession()
         try holder.call(held, "StartCaptureSession")
         XCTAssertEqual(try cameraHolder(holder), "root")
         var answers: [String] = []
         var sessions: [String: String] = [:]
-        for (label, waiter) in [("first", first), ("gone", gone), ("second", second), ("quitter", quitter)] {
-            sessions[label] = try waiter.openSession()
+        // A persistent session outlives its caller's connection; its wait does not.
+        for (label, waiter) in [("first", first), ("gone", gone), ("gonePersistent", gonePersistent), ("second", second),
+                                ("quitter", quitter)] {
+            sessions[label] = try waiter.openSession(label == "gonePersistent" ? ["persistent": .bool(true)] : [:])
             try waitForCamera(waiter, sessions[label]!, seconds: 60) { answers.append("\(label) \($0)") }
         }
         // StartCaptureSession does not jump the queue, and still answers at once.
@@ -28,6 +31,7 @@ final class CameraQueueTests: LensdTestCase {
             XCTAssertTrue(($0 as? BusError)?.message.contains("in use by root (session 1)") == true, "\($0)")
         }
         gone.bus.close()
+        gonePersistent.bus.close()
         try quitter.call(sessions["quitter"]!, "StopCaptureSession")
         try pump([first, second, quitter], until: { answers.count == 1 })
         XCTAssertEqual(answers, ["quitter NotStarted"])
