@@ -76,6 +76,18 @@ public final class LensCamera: @unchecked Sendable {  // immutable; ClientConnec
         _ = try sessionCall("StartCaptureSession")
     }
 
+    /// Claims the camera for this session, waiting in lensd's queue while another session holds
+    /// it: returns once this session holds it (first come, first served), or throws `.busy`
+    /// naming the holder when `timeout` passes first. A holder that leaves its claim unused while
+    /// others wait loses it after lensd's claim-idle-timeout (its delegate gets `.busy`).
+    /// Who holds the camera now: `status().cameraHolder`.
+    public func waitForCamera(timeout: Duration) throws(LensClientError) {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        // lensd answers Busy when the timeout passes; the call's own limit only guards against a lost reply.
+        _ = try connection.call(path: sessionPath, interface: Lens1.sessionInterface, member: "WaitForCamera",
+                                arguments: [.double(seconds)], timeout: timeout + .seconds(10))
+    }
+
     /// Releases the camera. Stopping a session that holds nothing is not an error.
     public func stopCaptureSession() throws(LensClientError) {
         _ = try sessionCall("StopCaptureSession")

@@ -9,6 +9,8 @@ public struct LensStatus: Sendable, Equatable {
     public var enrollmentState: String
     /// When the device certificate expires; nil when there is none.
     public var certificateNotAfter: Date?
+    /// The user whose session holds the camera; nil when it is free.
+    public var cameraHolder: String?
 
     init(_ fields: Fields) throws(LensClientError) {
         version = try fields.string("Version")
@@ -16,6 +18,8 @@ public struct LensStatus: Sendable, Equatable {
         enrollmentState = try fields.string("EnrollmentState")
         let notAfter = try fields.uint64("CertificateNotAfter")
         certificateNotAfter = notAfter == 0 ? nil : Date(timeIntervalSince1970: Double(notAfter))
+        let holder = try fields.string("CameraHolder")
+        cameraHolder = holder.isEmpty ? nil : holder
     }
 }
 

@@ -2,16 +2,25 @@ import Foundation
 
 /// Who may use lensd: root, lensd's own user, and members of the allowed group. Decided on the
 /// uid the bus reports for the caller — never on anything the caller sends — so the daemon stays
-/// closed even if the bus policy file is missing. Group membership comes from the group database.
+/// closed even if the bus policy file is missing. Group membership comes from the group database,
+/// as it is now: an answer is kept for at most 30 s, and not at all once /etc/group or
+/// /etc/passwd has been replaced or changed (gpasswd, usermod), so a removed member loses access
+/// at their next call.
 final class Authorizer {
     private let group: String
     private let ownUID = geteuid()
     private var cache: [UInt32: (allowed: Bool, until: ContinuousClock.Instant)] = [:]
+    private var databaseVersion = GroupDatabaseVersion.current
 
     init(group: String) { self.group = group }
 
     func isAllowed(uid: UInt32) -> Bool {
         if uid == 0 || uid == ownUID { return true }
+        let version = GroupDatabaseVersion.current
+        if version != databaseVersion {
+            databaseVersion = version
+            cache.removeAll()
+        }
         let now = ContinuousClock.now
         if let cached = cache[uid], cached.until > now { return cached.allowed }
         let allowed = Self.isMember(uid: uid, of: group)
@@ -36,5 +45,20 @@ final class Authorizer {
 
     static func userName(_ uid: UInt32) -> String {
         getpwuid(uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(uid)"
+    }
+}
+
+/// Identifies the current contents of the local user and group files: tools replace them by
+/// rename (a new inode) or rewrite them (a new change time). Other NSS sources are covered by
+/// the cache's lifetime alone.
+private struct GroupDatabaseVersion: Equatable {
+    var files: [[Int]]
+
+    static var current: GroupDatabaseVersion {
+        GroupDatabaseVersion(files: ["/etc/group", "/etc/passwd"].map { path in
+            var info = stat()
+            guard stat(path, &info) == 0 else { return [] }
+            return [Int(info.st_dev), Int(info.st_ino), info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
+        })
     }
 }

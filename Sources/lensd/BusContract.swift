@@ -5,6 +5,8 @@ import LensBus
 enum BusContract {
     static let busName = "org.lensd.Lens1"
     static let managerPath = "/org/lensd/Lens1"
+    /// Sessions live at sessionsPath/N.
+    static let sessionsPath = "/org/lensd/Lens1/session"
 
     typealias M = InterfaceDescription.Method
     typealias P = InterfaceDescription.Property
@@ -23,6 +25,8 @@ enum BusContract {
             P(name: "CameraPresent", signature: "b", writable: false, emitsChange: .yes),
             P(name: "EnrollmentState", signature: "s", writable: false, emitsChange: .yes),
             P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .const),
+            // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
+            P(name: "CameraHolder", signature: "s", writable: false, emitsChange: .yes),
         ],
         signals: [])
 
@@ -30,6 +34,7 @@ enum BusContract {
         name: "org.lensd.Lens1.Session",
         methods: [
             M(name: "StartCaptureSession", inSignature: "", inNames: [], outSignature: "", outNames: []),
+            M(name: "WaitForCamera", inSignature: "d", inNames: ["timeout"], outSignature: "", outNames: []),
             M(name: "StopCaptureSession", inSignature: "", inNames: [], outSignature: "", outNames: []),
             M(name: "Close", inSignature: "", inNames: [], outSignature: "", outNames: []),
             M(name: "BeginCapture", inSignature: "", inNames: [], outSignature: "s", outNames: ["name"]),

@@ -31,6 +31,8 @@ struct Configuration {
     var allowedGroup = "lens"
     var maxSessionsPerUser = 4
     var sessionIdleTimeout: Duration = .seconds(300)
+    /// A camera claim unused for this long is released while another client waits for the camera.
+    var claimIdleTimeout: Duration = .seconds(30)
     var maxResultsPerUser = 100
     var maxResultBytesPerUser: Int64 = 1 << 30
     var minFreeBytes: Int64 = 64 << 20
@@ -56,7 +58,7 @@ struct Configuration {
     static let keys = [
         "bus", "config", "state-dir", "camera", "synthetic-size", "capture-size", "allow-virtual-devices",
         "camera-position", "gpsd", "location", "declared-location", "key", "chain", "trust-anchor", "allowed-group",
-        "max-sessions-per-user", "session-idle-timeout", "max-results-per-user", "max-result-bytes-per-user",
+        "max-sessions-per-user", "session-idle-timeout", "claim-idle-timeout", "max-results-per-user", "max-result-bytes-per-user",
         "min-free-bytes", "jpeg-quality", "thumbnail-in-manifest", "video-encoding", "video-bitrate",
         "video-max-duration", "video-max-bytes", "log-level",
     ]
@@ -144,6 +146,7 @@ struct Configuration {
         case "allowed-group": allowedGroup = value
         case "max-sessions-per-user": maxSessionsPerUser = try Self.integer(key, value, 1...1000)
         case "session-idle-timeout": sessionIdleTimeout = .seconds(try Self.seconds(key, value, 5...86_400))
+        case "claim-idle-timeout": claimIdleTimeout = .seconds(try Self.seconds(key, value, 1...86_400))
         case "max-results-per-user": maxResultsPerUser = try Self.integer(key, value, 1...1_000_000)
         case "max-result-bytes-per-user": maxResultBytesPerUser = Int64(try Self.bytes(key, value, 1 << 20...Int.max))
         case "min-free-bytes": minFreeBytes = Int64(try Self.bytes(key, value, 0...Int.max))

@@ -69,6 +69,10 @@ enum Daemon {
                                   cameras: CameraCatalog.cameras(for: configuration))
         let manager = Manager(service: service)
         let registration = try bus.export(manager, at: BusContract.managerPath)
+        // Session numbers are nobody else's business: non-members introspect an empty node.
+        let introspection = try bus.guardIntrospection(under: BusContract.sessionsPath) { sender in
+            (try? bus.peerUID(sender)).map(service.authorizer.isAllowed) ?? false
+        }
         try bus.requestName(BusContract.busName)
         service.start(scheduler: LoopScheduler(loop))
         var stopping = false
@@ -90,6 +94,7 @@ enum Daemon {
         let code = try loop.run()
         ServiceManager.notify("STOPPING=1")
         service.stop()
+        introspection.cancel()
         registration.cancel()
         bus.close()
         return code

@@ -24,8 +24,15 @@ final class LensService: @unchecked Sendable {
     private(set) var cameraStates: [CameraState]
     private(set) var currentCamera = 0
     private(set) var sessions: [String: Session] = [:]
-    /// The session holding the camera (StartCaptureSession), if any.
-    private(set) var claimHolder: Session?
+    /// The session holding the camera (StartCaptureSession), if any, and the sessions queued
+    /// for it (WaitForCamera); see CameraClaim. Set only there.
+    var claimHolder: Session? {
+        didSet { if oldValue !== claimHolder { cameraHolderChanged() } }
+    }
+    var cameraWaiters: [CameraWaiter] = []
+    /// When the holder last used the camera, and the timer that looks at it again while others wait.
+    var claimActivity = ContinuousClock.now
+    var idleClaimCheck: EventSource?
     /// The recording in progress (only the claim holder records); see VideoFlow.
     var recording: Recording?
     /// Photos taken but not yet stored and announced, finished recordings not yet published,
@@ -41,7 +48,7 @@ final class LensService: @unchecked Sendable {
     private var lastLocationBroadcast = ContinuousClock.now - .seconds(10)
     private var locationLog = LocationLog()
     /// The current camera's device node exists (always true for the synthetic camera).
-    private var cameraConnected = true
+    private(set) var cameraConnected = true
     /// The /sys device nodes hot-plug polling last looked at.
     private var knownNodes: [String] = []
 
@@ -77,7 +84,7 @@ final class LensService: @unchecked Sendable {
         recoverInterruptedRecordings()
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
-        loop.every(min(.seconds(15), configuration.sessionIdleTimeout / 2)) { [weak self] in self?.closeIdleSessions() }
+        loop.every(min(.seconds(15), configuration.sessionIdleTimeout / 2)) { [weak self] in self?.closeStaleSessions() }
         // Hot-plug by polling /sys: netlink uevents do not reach containers.
         if configuration.camera != .synthetic {
             knownNodes = V4L2Discovery.nodePaths()
@@ -204,15 +211,34 @@ final class LensService: @unchecked Sendable {
     }
 
     func close(_ session: Session) {
+        stopWaiting(session, because: "the session was closed")
         release(session)
         session.unregister()
         sessions[session.path] = nil
         Log.debug("session \(session.number) closed")
     }
 
+    /// Throws NotAuthorized, after closing every session of `uid`, when `uid` may no longer use
+    /// lensd (removed from the group since it opened them).
+    func requireMembership(_ uid: UInt32) throws {
+        guard !authorizer.isAllowed(uid: uid) else { return }
+        closeSessions(ofRevoked: uid)
+        throw LensError.notAuthorized("\(Authorizer.userName(uid)) is no longer in group \(configuration.allowedGroup): "
+            + "their lensd sessions are closed")
+    }
+
+    private func closeSessions(ofRevoked uid: UInt32) {
+        for session in sessions.values where session.uid == uid {
+            Log.warning("session \(session.number): \(Authorizer.userName(uid)) is no longer in group \(configuration.allowedGroup): closing it")
+            close(session)
+        }
+    }
+
     /// Persistent sessions have no connection to die with, so they end when left idle.
     /// Connection-owned ones end with their connection (sd_bus_track), however long it idles.
-    private func closeIdleSessions() {
+    private func closeStaleSessions() {
+        // Users removed from the group who make no calls lose their sessions (and claim) here.
+        for uid in Set(sessions.values.map(\.uid)) where !authorizer.isAllowed(uid: uid) { closeSessions(ofRevoked: uid) }
         let deadline = ContinuousClock.now - configuration.sessionIdleTimeout
         // A recording is activity: a busctl user may record for longer than the timeout between calls.
         for session in sessions.values where session.isPersistent && session.lastActivity < deadline
@@ -220,26 +246,6 @@ final class LensService: @unchecked Sendable {
             Log.info("session \(session.number) idle for \(configuration.sessionIdleTimeout): closing it")
             close(session)
         }
-    }
-
-    // MARK: The camera claim
-
-    func claim(for session: Session) throws {
-        if claimHolder === session { return }
-        if let holder = claimHolder {
-            throw LensError.busy("the camera is in use by \(Authorizer.userName(holder.uid)) (session \(holder.number))")
-        }
-        guard !rig.isEmpty, cameraConnected else { throw LensError.cameraSessionFailed("no camera is available") }
-        claimHolder = session
-    }
-
-    func release(_ session: Session) {
-        guard claimHolder === session else { return }
-        claimHolder = nil
-        session.stopWatchingSubject()
-        // Ending the claim ends the recording; it is still finalized, signed and published.
-        recording?.stopRequested.store(true, ordering: .relaxed)
-        rig.run(on: currentCamera, { $0.close() }) { _, _ in }
     }
 
     // MARK: Capture conditions

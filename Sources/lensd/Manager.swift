@@ -29,6 +29,7 @@ final class Manager: BusInterface {
         case "Version": return .string(ProjectVersion.string)
         case "CameraPresent": return .bool(service.conditions.cameraAvailable)
         case "EnrollmentState": return .string(service.enrollmentState.rawValue)
+        case "CameraHolder": return .string(service.cameraHolderName)
         case "CertificateNotAfter":
             return .uint64(UInt64(max(0, service.identity.certificateNotAfter?.timeIntervalSince1970 ?? 0)))
         default: throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(property)")

@@ -31,7 +31,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         self.number = number
         self.owner = owner
         self.uid = uid
-        path = "/org/lensd/Lens1/session/\(number)"
+        path = "\(BusContract.sessionsPath)/\(number)"
         maximumLocationAccuracy = accuracy
         reportedReasons = service.conditions.disabledReasons(accuracy: accuracy)
     }
@@ -57,12 +57,11 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     let interface = BusContract.session
 
     func call(_ call: MethodCall) -> MethodResult {
-        guard isOwner(call.sender) else {
-            return .error(LensError.notAuthorized("session \(number) belongs to another client").busError)
-        }
         do {
+            try authorize(call.sender)
             switch call.member {
             case "StartCaptureSession": return startCaptureSession(call)
+            case "WaitForCamera": return try waitForCamera(call)
             case "StopCaptureSession": return try stopCaptureSession()
             case "Close": return close()
             case "BeginCapture": return try beginCapture()
@@ -85,7 +84,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     func get(property: String, sender: String) throws -> BusValue {
-        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
+        do { try authorize(sender) } catch { throw LensError.from(error).busError }
         switch property {
         case "CameraMode": return .string(cameraMode)
         case "IsRecordingVideo": return .bool(isRecording)
@@ -101,7 +100,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     func set(property: String, value: BusValue, sender: String) throws {
-        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client").busError }
+        do { try authorize(sender) } catch { throw LensError.from(error).busError }
         guard property == "CameraMode", let mode = value.stringValue else {
             throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
         }
@@ -122,8 +121,20 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         return .deferred(reply)
     }
 
-    /// Idempotent: stopping a session that holds nothing is not an error.
+    /// StartCaptureSession, queued: answered when this session holds the camera, first come first
+    /// served, or with Busy once `timeout` seconds have passed.
+    private func waitForCamera(_ call: MethodCall) throws -> MethodResult {
+        guard let seconds = call.arguments.first?.doubleValue, seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw LensError.invalidArgument("the timeout must be a number of seconds in (0, 86400]")
+        }
+        let reply = DeferredReply(for: call)
+        service.waitForCamera(for: self, caller: call.sender, timeout: .milliseconds(Int(seconds * 1000)), reply: reply)
+        return .deferred(reply)
+    }
+
+    /// Idempotent: stopping a session that holds nothing is not an error. It also ends a wait.
     private func stopCaptureSession() throws -> MethodResult {
+        service.stopWaiting(self, because: "StopCaptureSession was called")
         service.release(self)
         return .reply([])
     }
@@ -335,6 +346,13 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
 
     // MARK: Helpers
 
+    /// The owner, and still allowed to use lensd: membership is re-checked on every call, and a
+    /// user no longer allowed loses all their sessions and the camera claim at once.
+    private func authorize(_ sender: String) throws {
+        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client") }
+        try service.requireMembership(uid)
+    }
+
     /// The owning connection — or, for a persistent session, any connection of the owning user,
     /// which then receives the session's signals. Counts as activity for the idle timeout.
     private func isOwner(_ sender: String) -> Bool {
@@ -366,10 +384,12 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         guard !isRecording else { throw LensError.busy("\(what) is not possible while recording video") }
     }
 
+    /// Also counts as use of the camera, for the claim's idle timeout.
     private func requireClaim() throws {
         guard service.claimHolder === self else {
             throw LensError.notStarted("call StartCaptureSession first")
         }
+        service.claimUsed()
     }
 
     private func resultName(_ call: MethodCall) throws -> String {

@@ -20,7 +20,11 @@ extension LensService {
         capturesMaySettle()
     }
 
+    /// A capture or recording ended: the camera claim's idle clock starts again from now (see
+    /// CameraClaim), and a stop may now finish.
     func capturesMaySettle() {
+        claimUsed()
+        checkIdleClaim()
         guard recording == nil, capturesInFlight == 0, let done = onCapturesSettled else { return }
         onCapturesSettled = nil
         done()

@@ -27,10 +27,16 @@ public final class DaemonUnderTest {
         let sourceDate = try FileManager.default.attributesOfItem(atPath: source)[.modificationDate] as? Date
         let targetDate = try? FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date
         if targetDate == nil || sourceDate != targetDate {
-            try? FileManager.default.removeItem(atPath: target)
-            try FileManager.default.copyItem(atPath: source, toPath: target)
+            // Copied under another name, then renamed over the target: a test running the binary
+            // from several threads never executes a file being written (ETXTBSY) or missing.
+            let staged = "\(target).\(UUID().uuidString.prefix(8))"
+            try FileManager.default.copyItem(atPath: source, toPath: staged)
             try FileManager.default.setAttributes([.posixPermissions: 0o755, .modificationDate: sourceDate as Any],
-                                                  ofItemAtPath: target)
+                                                  ofItemAtPath: staged)
+            guard rename(staged, target) == 0 else {
+                try? FileManager.default.removeItem(atPath: staged)
+                throw TestToolError("cannot install \(target): \(String(cString: strerror(errno)))")
+            }
         }
         return target
     }

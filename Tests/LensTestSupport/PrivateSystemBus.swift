@@ -85,16 +85,24 @@ public enum TestUsers {
     public static let member = "lensuser"
     public static let secondMember = "lensuser2"
     public static let outsider = "lensother"
+    /// A member that one test removes from group lens (gpasswd -d) and adds back: no other test uses it.
+    public static let revocable = "lensrevoked"
 
     public static func ensure() throws {
         let sysusers = TestTools.repoRoot.appendingPathComponent("systemd/lensd.sysusers").path
         try check(runProcess(["systemd-sysusers", sysusers]), "systemd-sysusers")
-        for (user, groups) in [(member, ["lens"]), (secondMember, ["lens"]), (outsider, [])] {
+        for (user, groups) in [(member, ["lens"]), (secondMember, ["lens"]), (outsider, []), (revocable, ["lens"])] {
             if try runProcess(["getent", "passwd", user]).status == 0 { continue }
             var argv = ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin"]
             if !groups.isEmpty { argv += ["--groups", groups.joined(separator: ",")] }
             try check(runProcess(argv + [user]), "useradd \(user)")
         }
+    }
+
+    /// Adds `user` to group lens or removes it, with gpasswd as an administrator would.
+    public static func setLensMembership(_ user: String, member: Bool) throws {
+        let r = try runProcess(["gpasswd", member ? "-a" : "-d", user, "lens"])
+        try check(r, "gpasswd \(member ? "-a" : "-d") \(user) lens")
     }
 
     public static func uid(_ user: String) throws -> UInt32 {

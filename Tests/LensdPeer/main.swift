@@ -18,6 +18,7 @@ import LensBus
 //   read:FILE                ReadResult(name) into FILE
 //   sleep:MS                 run the loop for MS milliseconds
 //   hang                     run the loop forever (to be killed)
+//   readline                 block until the test writes a line to stdin (a step the test controls)
 //   listen:SECONDS           subscribe to every signal from org.lensd.Lens1 and print them
 //   call:PATH:INTERFACE:MEMBER   a call without arguments on any path (outsider tests)
 //   get:PATH:INTERFACE:PROPERTY  a property read on any path
@@ -146,6 +147,9 @@ final class Peer {
                 }
                 if reply != nil { try Data(bytes).write(to: URL(fileURLWithPath: parts[1])) }
             case "sleep": try run(for: .milliseconds(Int(parts[1]) ?? 0))
+            case "readline":
+                guard readLine() != nil else { say("error readline EOF"); exit(1) }
+                say("reply readline")
             case "hang": while true { _ = try loop.runOnce(timeout: .seconds(1)) }
             case "listen":
                 subscriptions.append(try bus.subscribe(sender: destination, path: nil, interface: nil, member: nil) {

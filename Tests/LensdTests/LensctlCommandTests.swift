@@ -49,14 +49,19 @@ final class LensctlCommandTests: LensdTestCase {
         XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["exif:DigitalZoomRatio"]?.string, "250/100")
     }
 
-    /// Another session holds the camera: set and capture fail with lensd's sentence, exit 1.
+    /// Another session holds the camera: set fails with lensd's sentence, exit 1; capture waits
+    /// for it, saying who holds it, and gives up at its --timeout (exit 5) with no photo.
     func testBusyCameraNamesItsHolder() throws {
         let holder = try peer(["open", "start", "hang"], as: TestUsers.secondMember)
         defer { holder.kill() }
         try holder.waitForLine("reply start")
         let busy = try lensctl.expect(1, ["set", "flash", "on"], as: TestUsers.member)
         XCTAssertTrue(busy.stderr.contains(TestUsers.secondMember), busy.stderr)
-        try lensctl.expect(1, ["capture", "-o", outbox.appendingPathComponent("busy.jpg").path], as: TestUsers.member)
+        let photo = outbox.appendingPathComponent("busy.jpg")
+        let waited = try lensctl.expect(5, ["capture", "--timeout", "1", "-o", photo.path], as: TestUsers.member)
+        XCTAssertTrue(waited.stderr.contains("waiting for the camera: in use by \(TestUsers.secondMember)"), waited.stderr)
+        XCTAssertTrue(waited.stderr.contains("gave up after 1 s waiting for the camera"), waited.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: photo.path))
     }
 
     func testWatchPrintsTheStatusLine() throws {

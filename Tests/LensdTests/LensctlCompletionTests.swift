@@ -25,7 +25,7 @@ final class LensctlCompletionTests: XCTestCase {
     func testCompletionOffersCommandsOptionsAndValues() throws {
         let cases: [([String], String)] = [
             (["lensctl", ""], "status devices capture record watch set verify trust-anchor --help"),
-            (["lensctl", "record", "--"], "--duration --force --bus --json --help"),
+            (["lensctl", "record", "--"], "--duration --timeout --force --bus --json --help"),
             (["lensctl", "record", "-o", "clip.mp4", "--du"], "--duration"),
             (["lensctl", "capture", "--fl"], "--flash"),
             (["lensctl", "capture", "--flash", ""], "off on auto"),

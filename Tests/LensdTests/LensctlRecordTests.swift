@@ -19,7 +19,7 @@ final class LensctlRecordUsageTests: XCTestCase {
             XCTAssertEqual(r.status, 2, "--duration \(duration): \(r.stderr)")
             XCTAssertEqual(r.stderr, "lensctl: --duration must be a number above 0, not \(duration)\n")
         }
-        for arguments in [["--duration"], ["clip.mp4"], ["--camera", "back"], ["--timeout", "5"]] {
+        for arguments in [["--duration"], ["clip.mp4"], ["--camera", "back"], ["--timeout", "0"]] {
             let r = try record(arguments)
             XCTAssertEqual(r.status, 2, "\(arguments): \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(arguments): \(r.stderr)")
@@ -29,7 +29,7 @@ final class LensctlRecordUsageTests: XCTestCase {
         try JSONSchemaCheck.assertValid(json.stdout, schema: "error")
         let help = try record(["--help"])
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.hasPrefix("usage: lensctl record [-o FILE] [--duration S]"), help.stdout)
+        XCTAssertTrue(help.stdout.hasPrefix("usage: lensctl record [-o FILE|DIR|-] [--duration S] [--timeout S]"), help.stdout)
     }
 
     /// An existing FILE is refused before connecting: exit 1, not 3 for the missing bus.
@@ -134,14 +134,15 @@ final class LensctlRecordTests: LensdTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned.path))
     }
 
-    /// Another session holds the camera: exit 1 with lensd's sentence naming the holder, no file.
+    /// Another session holds the camera: record waits, naming the holder, and gives up at its
+    /// --timeout with exit 5 and no file.
     func testABusyCameraRecordsNothing() throws {
         let holder = try peer(["open", "start", "hang"], as: TestUsers.secondMember)
         defer { holder.kill() }
         try holder.waitForLine("reply start")
         let clip = outbox.appendingPathComponent("busy.mp4")
-        let busy = try lensctl.expect(1, ["record", "--duration", "1", "-o", clip.path], as: TestUsers.member)
-        XCTAssertTrue(busy.stderr.contains(TestUsers.secondMember), busy.stderr)
+        let busy = try lensctl.expect(5, ["record", "--duration", "1", "--timeout", "1", "-o", clip.path], as: TestUsers.member)
+        XCTAssertTrue(busy.stderr.contains("waiting for the camera: in use by \(TestUsers.secondMember)"), busy.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: clip.path))
     }
 

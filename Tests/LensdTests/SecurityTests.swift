@@ -65,6 +65,96 @@ final class SecurityTests: LensdTestCase {
         XCTAssertEqual(try Data(contentsOf: identity.appendingPathComponent("device.pem")), certificate)
     }
 
+    /// Issue 21.1: a member removed with `gpasswd -d` while their session holds the camera loses it
+    /// at their next call — on a connection the bus still lets through (its process groups were
+    /// set while a member) — and the claim is free for others at once.
+    func testMemberRemovedFromTheGroupLosesSessionsAndClaim() throws {
+        let user = TestUsers.revocable
+        try TestUsers.setLensMembership(user, member: true)
+        let removed = try peer(["open", "start", "capture", "wait:PhotoSigned", "readline", "capture", "start"], as: user)
+        try removed.waitForLine("signal PhotoSigned")
+        try TestUsers.setLensMembership(user, member: false)
+        defer { try? TestUsers.setLensMembership(user, member: true) }
+        removed.proceed()
+        XCTAssertEqual(try removed.finish(), 0, "\(removed.lines)")
+        let afterRemoval = removed.lines.drop { !$0.hasPrefix("reply readline") }.dropFirst().filter { !$0.hasPrefix("signal") }
+        XCTAssertEqual(afterRemoval.count, 2, "\(removed.lines)")
+        XCTAssertTrue(afterRemoval.first?.hasPrefix("error capture org.lensd.Lens1.Error.NotAuthorized") == true, "\(afterRemoval)")
+        XCTAssertTrue(afterRemoval.first?.contains("no longer in group lens") == true, "\(afterRemoval)")
+        // The session is gone, not merely refused.
+        XCTAssertTrue(afterRemoval.last?.contains("org.freedesktop.DBus.Error.UnknownObject") == true, "\(afterRemoval)")
+        let c = try client()
+        XCTAssertNoThrow(try c.call(try c.openSession(), "StartCaptureSession"), "the removed member's claim was not released")
+    }
+
+    /// Issue 21.4: the policy lets outsiders introspect, so lensd itself must not list the open
+    /// sessions to them: /session has no children for an outsider, and an existing session's path
+    /// answers exactly as a path that never existed. A member still sees the children.
+    func testOutsiderIntrospectionListsNoSessions() throws {
+        let c = try client()
+        let session = try c.openSession()
+        let number = session.split(separator: "/").last!
+        let member = try c.call("/org/lensd/Lens1/session", "Introspect", interface: "org.freedesktop.DBus.Introspectable")
+        XCTAssertTrue(member.first?.stringValue?.contains("<node name=\"\(number)\"") == true, "\(member)")
+
+        let introspect = "org.freedesktop.DBus.Introspectable:Introspect"
+        let outsider = try peer(["call:/org/lensd/Lens1/session:\(introspect)", "call:\(session):\(introspect)",
+                                 "call:/org/lensd/Lens1/session/999999:\(introspect)"], as: TestUsers.outsider)
+        XCTAssertEqual(try outsider.finish(), 0)
+        let replies = outsider.lines.joined(separator: "\n").components(separatedBy: "reply call:").dropFirst()
+            .map { $0.drop { $0 != " " }.trimmingCharacters(in: .whitespacesAndNewlines) }
+        XCTAssertEqual(replies.count, 3, "\(outsider.lines)")
+        for reply in replies {
+            XCTAssertFalse(reply.contains("<node name="), "an outsider was shown children: \(reply)")
+            XCTAssertFalse(reply.contains("org.lensd.Lens1.Session"), "an outsider learnt a session exists: \(reply)")
+        }
+        XCTAssertEqual(Set(replies).count, 1, "paths of live and never-opened sessions answer differently: \(replies)")
+    }
+
+    /// Issue 21.3: a symbolic link planted at results/<uid> does not send photos out of the state
+    /// directory: the store is refused, logged, and the owner told; nothing lands at the target.
+    func testAPlantedLinkForAUsersResultsIsRefused() throws {
+        let elsewhere = tmp.file("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)
+        XCTAssertEqual(chown(elsewhere.path, try TestUsers.uid("lensd"), gid_t.max), 0)
+        let planted = daemon.stateDirectory.appendingPathComponent("results/0")
+        try FileManager.default.createSymbolicLink(atPath: planted.path, withDestinationPath: elsewhere.path)
+
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        try c.call(session, "BeginCapture")
+        let failed = try c.waitForSignal("Failed", path: session)
+        XCTAssertTrue(failed.arguments.last?.stringValue?.contains("symbolic link") == true, "\(failed.arguments)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [])
+        XCTAssertTrue(daemon.log.contains("refusing \(planted.path)"), daemon.log)
+    }
+
+    /// Issue 21.3: the device key is read only as lensd's own regular file — a symbolic link at
+    /// identity/device.key disables capture (enrollment) with the reason logged, instead of being
+    /// followed and accepted.
+    func testALinkedOrForeignDeviceKeyIsRefused() throws {
+        let identity = daemon.stateDirectory.appendingPathComponent("identity")
+        let key = identity.appendingPathComponent("device.key")
+        let moved = daemon.stateDirectory.appendingPathComponent("moved.key")
+        daemon.stop()
+        XCTAssertEqual(rename(key.path, moved.path), 0)
+        try FileManager.default.createSymbolicLink(atPath: key.path, withDestinationPath: moved.path)
+        try restartDaemon()
+        XCTAssertEqual(try client().get(TestClient.managerPath, "EnrollmentState", interface: TestClient.manager).stringValue, "invalid")
+        XCTAssertTrue(daemon.log.contains("symbolic link"), daemon.log)
+
+        XCTAssertTrue(daemon.log.contains("refusing \(key.path)"), daemon.log)
+
+        // Put back, the same key is accepted again: nothing else was wrong with it. (A key of
+        // another owner: DeviceIdentityTests, since the test daemon's start gives the state to lensd.)
+        daemon.stop()
+        XCTAssertEqual(unlink(key.path), 0)
+        XCTAssertEqual(rename(moved.path, key.path), 0)
+        try restartDaemon()
+        XCTAssertEqual(try client().get(TestClient.managerPath, "EnrollmentState", interface: TestClient.manager).stringValue, "enrolled")
+    }
+
     private func mode(_ url: URL) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int ?? 0) & 0o7777
     }

@@ -39,7 +39,7 @@ _lensctl() {
         status|devices|trust-anchor) COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
         capture)
             COMPREPLY=($(compgen -W "-o --camera --flash --zoom --accuracy --timeout --force $common" -- "$cur")) ;;
-        record) COMPREPLY=($(compgen -W "-o --duration --force $common" -- "$cur")) ;;
+        record) COMPREPLY=($(compgen -W "-o --duration --timeout --force $common" -- "$cur")) ;;
         watch) COMPREPLY=($(compgen -W "--count --duration $common" -- "$cur")) ;;
         verify)
             if [[ $cur == -* ]]; then

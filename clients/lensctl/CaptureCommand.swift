@@ -8,21 +8,24 @@ enum CaptureCommand: Command {
     static let name = "capture"
     static let synopsis = "capture [-o FILE]      take a signed photo, write it, verify it"
     static let help = """
-    usage: lensctl capture [-o FILE] [--camera back|front|PATH] [--flash off|on|auto] [--zoom X]
+    usage: lensctl capture [-o FILE|DIR|-] [--camera back|front|PATH] [--flash off|on|auto] [--zoom X]
                            [--accuracy METERS] [--timeout S] [--force] [--bus ADDRESS] [--json]
 
-    Claims the camera, waits until lensd allows capture (saying why it waits, e.g.
-    "waiting for location: 850 m > 50 m"), takes a photo, waits for it to be signed, writes
+    Claims the camera — waiting in turn while another client holds it, saying who — waits
+    until lensd allows capture (saying why it waits, e.g. "waiting for location: 850 m >
+    50 m"), takes a photo, waits for it to be signed, writes
     the exact signed bytes to FILE (default NAME.jpg), and verifies the file against lensd's
-    trust anchor. Prints name, path, size, location and verdict.
+    trust anchor. Prints name, path, size, location and verdict (on stderr with -o -).
 
-      -o FILE            where to write the photo; never overwritten without --force
+      -o FILE|DIR|-      where to write the photo: a file (never overwritten without --force),
+                         NAME.jpg in a directory, or - for standard output
       --camera WHICH     back, front, external, or a device path (see lensctl devices)
       --flash MODE       off, on or auto
       --zoom X           zoom factor, 1 or more (clamped to the camera's maximum)
       --accuracy METERS  accept location fixes up to this radius, 3...1500 (default: lensd's)
-      --timeout S        give up after S seconds, exit 5 (default 60)
-      --force            overwrite FILE
+      --timeout S        give up after S seconds, camera wait included, exit 5 (default 60)
+      --force            overwrite FILE when it is a regular file (never a device, FIFO,
+                         socket or symbolic link)
     """
 
     static func run(_ argv: [String]) throws -> ExitCode {
@@ -34,15 +37,13 @@ enum CaptureCommand: Command {
         let accuracy = try args.number("--accuracy", in: 3...1500)
         let timeout = try args.number("--timeout", in: 0.001...86_400) ?? 60
         let force = args.has("--force")
-        try OutputFile.checkTarget(args.last("-o"), force: force)
+        let target = try OutputFile.target(args.last("-o"), force: force)
 
         let camera = try Connection.camera(args)
         let inbox = EventInbox(camera)
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        try Connection.client { () throws(LensClientError) in
-            if let accuracy { _ = try camera.setMaximumLocationAccuracy(accuracy) }
-            try camera.startCaptureSession()
-        }
+        if let accuracy { _ = try Connection.client { () throws(LensClientError) in try camera.setMaximumLocationAccuracy(accuracy) } }
+        try CameraWait.claim(camera, deadline: deadline, timeout: timeout)
         try Connection.client { () throws(LensClientError) in
             if let wanted = args.last("--camera") { _ = try CameraSelection.select(wanted, on: camera) }
             if let flash { try camera.setFlashMode(flash) }
@@ -51,6 +52,8 @@ enum CaptureCommand: Command {
         let waiting = CaptureWaiting(camera: camera, inbox: inbox, deadline: deadline, timeout: timeout)
         let name = try waiting.beginWhenEnabled()
         let info = try waiting.signedPhoto(name)
+        // The camera's part is done: the next client in line need not wait for the fetch and the check.
+        try? camera.stopCaptureSession()
         let (bytes, anchor) = try Connection.client { () throws(LensClientError) in
             (try camera.fetchResult(name), try camera.trustAnchor())
         }
@@ -58,10 +61,10 @@ enum CaptureCommand: Command {
         guard sha256 == info.sha256, UInt64(bytes.count) == info.size else {
             throw CommandFailure(.failed, "photo \(name) arrived damaged: sha256 \(sha256), lensd announced \(info.sha256)")
         }
-        let path = try OutputFile.write(bytes, to: args.last("-o") ?? "\(name).jpg", overwrite: force)
+        let path = try OutputFile.write(bytes, to: target, name: name, fileExtension: "jpg", overwrite: force)
         let report = try verify(bytes, anchorPEM: anchor)
         let result = CaptureJSON(name: name, path: path, info: info, report: report)
-        if args.json { Output.json(result) } else { Output.line(result.text) }
+        Output.result(result, text: result.text, json: args.json, standardOutputTaken: target.isStandardOutput)
         guard report.state == .trusted else {
             throw CommandFailure(.failed, "\(path) does not verify as Trusted against lensd's own trust anchor")
         }

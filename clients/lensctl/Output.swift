@@ -14,6 +14,13 @@ enum Output {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// A command's result, as text or JSON: on stdout, or on stderr when stdout carries the
+    /// result's bytes (`-o -`).
+    static func result<T: Encodable>(_ value: T, text: String, json: Bool, standardOutputTaken: Bool) {
+        let rendered = json ? encode(value, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) : text
+        if standardOutputTaken { note(rendered) } else { line(rendered) }
+    }
+
     /// Pretty, key-sorted JSON on stdout.
     static func json<T: Encodable>(_ value: T) {
         line(encode(value, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))

@@ -8,74 +8,83 @@ enum RecordCommand: Command {
     static let name = "record"
     static let synopsis = "record [-o FILE]       record a signed video until --duration or Ctrl-C, write it"
     static let help = """
-    usage: lensctl record [-o FILE] [--duration S] [--force] [--bus ADDRESS] [--json]
+    usage: lensctl record [-o FILE|DIR|-] [--duration S] [--timeout S] [--force] [--bus ADDRESS] [--json]
 
-    Claims the camera in video mode and records until S seconds have passed or lensctl gets
+    Claims the camera in video mode — waiting in turn while another client holds it, saying
+    who — and records until S seconds have passed or lensctl gets
     SIGINT (Ctrl-C) or SIGTERM; a second signal ends lensctl at once (lensd still stores the
     video). On a terminal, a live line on stderr shows length and size. Then it waits for lensd
     to store and sign the video, writes the exact bytes to FILE (default NAME.mp4), checks it
     with lensd's verifier against lensd's trust anchor, and prints name, length, size, path,
     and "signed" or "UNSIGNED: reason".
 
-      -o FILE        where to write the video; never overwritten without --force
+      -o FILE|DIR|-  where to write the video: a file (never overwritten without --force),
+                     NAME.mp4 in a directory, or - for standard output (the result line then
+                     goes to stderr)
       --duration S   stop after S seconds (default: at the first signal)
-      --force        overwrite FILE
+      --timeout S    give up waiting for the camera after S seconds, exit 5 (default 60)
+      --force        overwrite FILE when it is a regular file (never a device, FIFO, socket
+                     or symbolic link)
 
     exit: 0 signed · 1 unsigned (the file is still written) or the recording failed ·
-          5 lensd did not store the video within 60 s of the stop
+          5 the camera stayed busy past --timeout, or lensd did not store the video within
+          60 s of the stop
     """
 
     static func run(_ argv: [String]) throws -> ExitCode {
-        let args = try Arguments(argv, options: ["-o", "--duration"], switches: ["--force"])
+        let args = try Arguments(argv, options: ["-o", "--duration", "--timeout"], switches: ["--force"])
         _ = try args.positionals(0, "no arguments (the file is -o FILE)")
         let duration = try args.number("--duration", in: .leastNonzeroMagnitude...Double.greatestFiniteMagnitude)
+        let timeout = try args.number("--timeout", in: 0.001...86_400) ?? 60
         let force = args.has("--force")
-        try OutputFile.checkTarget(args.last("-o"), force: force)
+        let target = try OutputFile.target(args.last("-o"), force: force)
 
         let camera = try Connection.camera(args)
         let inbox = EventInbox(camera)
         // Before the recording starts, so that no signal from now on ends lensctl mid-way.
         let stop = StopSignals()
-        try Connection.client { () throws(LensClientError) in
-            try camera.setCameraMode(.video)
-            try camera.startCaptureSession()
-            try camera.startVideoCapture()
-        }
+        try Connection.client { () throws(LensClientError) in try camera.setCameraMode(.video) }
+        try CameraWait.claim(camera, deadline: .now + .milliseconds(Int(timeout * 1000)), timeout: timeout)
+        try Connection.client { () throws(LensClientError) in try camera.startVideoCapture() }
         // Capped so the conversion cannot overflow; nobody records for 30 years.
         let end = duration.map { ContinuousClock.now + .milliseconds(Int(min($0, 1e9) * 1000)) }
         let waiting = RecordingWaiting(camera: camera, inbox: inbox)
         let stored = try waiting.stored(after: try waiting.record(until: end, stop: stop))
 
-        let target = args.last("-o") ?? "\(stored.name).mp4"
-        let (path, sha256) = try OutputFile.write(to: target, overwrite: force) { fd in
+        // Checked before it is published, on the file itself, so that standard output works too.
+        let anchor = stored.signed ? try Connection.client { () throws(LensClientError) in try camera.trustAnchor() } : nil
+        let (path, (sha256, report)) = try OutputFile.write(to: target, name: stored.name, fileExtension: "mp4",
+                                                            overwrite: force) { fd in
             let info = try Connection.client { () throws(LensClientError) in
                 try camera.fetchResult(stored.name, into: FileHandle(fileDescriptor: fd, closeOnDealloc: false))
             }
-            let sha256 = try SHA256Hex.of(fileDescriptor: fd, path: target)
+            let sha256 = try SHA256Hex.of(fileDescriptor: fd, path: "the video")
             guard sha256 == info.sha256, info.size == stored.info.size else {
                 throw CommandFailure(.failed, "video \(stored.name) arrived damaged: sha256 \(sha256) of \(info.size) bytes, "
                                      + "lensd announced \(info.sha256) of \(stored.info.size)")
             }
-            return sha256
+            // As capture does: lensd's own verifier, trusting the anchor lensd hands out.
+            let report = anchor.map { anchor in
+                Result { try Verifier(trustAnchors: try Certificate.parsePEM(anchor)).verify(fileAt: "/proc/self/fd/\(fd)") }
+            }
+            return (sha256, report)
         }
         let result = RecordJSON(path: path, stored: stored, sha256: sha256)
-        if args.json { Output.json(result) } else { Output.line(result.text) }
+        Output.result(result, text: result.text, json: args.json, standardOutputTaken: target.isStandardOutput)
+        let shown = path == "-" ? "standard output" : path
         if let fault = stored.fault {
-            Output.error("the recording failed: \(fault.message); \(path) holds what was recorded")
+            Output.error("the recording failed: \(fault.message); \(shown) holds what was recorded")
             return .failed
         }
-        guard stored.signed else {
-            Output.error("\(path) is not signed: \(stored.info.reason ?? "lensd gave no reason")")
+        guard stored.signed, let report else {
+            Output.error("\(shown) is not signed: \(stored.info.reason ?? "lensd gave no reason")")
             return .failed
         }
-        // As capture does: lensd's own verifier, trusting the anchor lensd hands out.
-        let anchor = try Connection.client { () throws(LensClientError) in try camera.trustAnchor() }
-        let report: VerificationReport
-        do { report = try Verifier(trustAnchors: try Certificate.parsePEM(anchor)).verify(fileAt: path) } catch {
-            throw CommandFailure(.failed, "cannot verify the video: \(error)")
+        guard case .success(let verified) = report else {
+            throw CommandFailure(.failed, "cannot verify the video: \(report)")
         }
-        guard report.state == .trusted else {
-            throw CommandFailure(.failed, "\(path) does not verify as Trusted against lensd's own trust anchor")
+        guard verified.state == .trusted else {
+            throw CommandFailure(.failed, "\(shown) does not verify as Trusted against lensd's own trust anchor")
         }
         return .ok
     }

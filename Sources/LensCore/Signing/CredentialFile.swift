@@ -7,14 +7,34 @@ enum CredentialFile {
     /// Far beyond any key or chain; a larger file is not one.
     private static let sizeLimit = 1 << 20
 
-    /// The text of `path`. A missing file is `.missing`; any other failure is `.invalid`. A
-    /// secret (a private key) must not be accessible to other users, as ssh insists for its keys:
-    /// group access stays allowed for a `root:lensd 0640` installation.
+    /// The text of `path`, a file the configuration names (the administrator's links are followed).
     static func read(_ path: String, _ what: String, isSecret: Bool, remedy: String) throws(IdentityFailure) -> String {
+        try read(what, path: path, isSecret: isSecret, remedy: remedy) { try Syscalls.open(path, O_RDONLY | O_NONBLOCK) }
+    }
+
+    /// The text of `name` in lensd's own `directory` (shown as `path`): never through a symbolic
+    /// link, and only a regular file owned by lensd's user or root (see StateDirectoryEntry).
+    static func read(_ name: String, in directory: borrowing Descriptor, path: String, _ what: String, isSecret: Bool,
+                     remedy: String) throws(IdentityFailure) -> String {
+        try read(what, path: path, isSecret: isSecret, remedy: remedy) {
+            try StateDirectoryEntry.open(name, in: directory, as: .regularFile, label: path)
+        }
+    }
+
+    /// A missing file is `.missing`; any other failure is `.invalid`. A secret (a private key) is
+    /// checked each time it is read: owned by lensd's user or root, and not accessible to other
+    /// users, as ssh insists for its keys (group access stays allowed for a `root:lensd 0640`
+    /// installation).
+    private static func read(_ what: String, path: String, isSecret: Bool, remedy: String,
+                             opening open: () throws -> Descriptor) throws(IdentityFailure) -> String {
         do {
-            let file = try Syscalls.open(path, O_RDONLY)
+            let file = try open()
             let status = try file.status()
             guard status.isRegularFile else { throw IdentityFailure(.invalid, "\(what) \(path) is not a regular file; \(remedy)") }
+            if isSecret && status.owner != geteuid() && status.owner != 0 {
+                throw IdentityFailure(.invalid, "\(what) \(path) is owned by uid \(status.owner), not by lensd's user or root; "
+                                      + "run chown \(geteuid()) \(path)")
+            }
             if isSecret && status.permissions & 0o007 != 0 {
                 let mode = String(status.permissions, radix: 8)
                 throw IdentityFailure(.invalid, "\(what) \(path) is accessible to other users (mode \(mode)); run chmod o-rwx \(path)")
@@ -28,6 +48,8 @@ enum CredentialFile {
             throw IdentityFailure(.missing, "\(what) \(path) does not exist; \(remedy)")
         } catch let failure as Syscalls.Failure {
             throw IdentityFailure(.invalid, "cannot read \(what): \(failure); \(remedy)")
+        } catch let refusal as StateDirectoryEntry.Refusal {
+            throw IdentityFailure(.invalid, "\(what): \(refusal); \(remedy)")
         } catch let failure as IdentityFailure {
             throw failure
         } catch {

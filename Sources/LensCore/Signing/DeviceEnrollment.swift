@@ -65,8 +65,9 @@ enum DeviceEnrollment {
         let staging = "\(stateDirectory)/\(stagingPrefix)\(UInt64.random(in: .min ... .max))"
         try Syscalls.makeDirectory(staging, mode: 0o700)
         do {
+            let stagingDirectory = try Syscalls.open(staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
             for file in files {
-                try StagedFile(directory: staging, parts: [Array(file.text.utf8)], mode: file.mode).commit(as: file.name)
+                try StagedFile(directory: stagingDirectory, parts: [Array(file.text.utf8)], mode: file.mode).commit(as: file.name)
             }
             try Syscalls.rename(staging, directory)
         } catch {

@@ -18,33 +18,49 @@ enum EmbeddedIdentity {
         let remedy = "remove \(directory) to enroll a new device identity"
 
         DeviceEnrollment.removeInterruptedEnrollments(in: stateDirectory)
-        do {
-            guard try Syscalls.status(directory).isDirectory else {
-                throw IdentityFailure(.invalid, "\(directory) is not a directory; \(remedy)")
-            }
-        } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
-            // Not there at all: this is the first start.
-            try DeviceEnrollment.enroll(configuration, into: directory, now: now)
-        } catch let failure as Syscalls.Failure {
-            throw IdentityFailure(.invalid, "cannot inspect the device identity: \(failure); \(remedy)")
-        } catch let failure as IdentityFailure {
-            throw failure
-        } catch {
-            throw IdentityFailure(.invalid, "cannot inspect the device identity \(directory): \(error); \(remedy)")
-        }
+        let identity = try openDirectory(configuration, label: directory, remedy: remedy, now: now)
 
         let keyPath = "\(directory)/\(keyFileName)"
         let chainPath = "\(directory)/\(chainFileName)"
         let rootPath = "\(directory)/\(rootFileName)"
         // All three are read before any is parsed, so an incomplete identity reads as `.missing`.
-        let keyText = try CredentialFile.read(keyPath, "the device key", isSecret: true, remedy: remedy)
-        let chainText = try CredentialFile.read(chainPath, "the device certificate", isSecret: false, remedy: remedy)
-        let rootText = try CredentialFile.read(rootPath, "the device CA certificate", isSecret: false, remedy: remedy)
+        let keyText = try CredentialFile.read(keyFileName, in: identity, path: keyPath, "the device key", isSecret: true, remedy: remedy)
+        let chainText = try CredentialFile.read(chainFileName, in: identity, path: chainPath, "the device certificate",
+                                                isSecret: false, remedy: remedy)
+        let rootText = try CredentialFile.read(rootFileName, in: identity, path: rootPath, "the device CA certificate",
+                                               isSecret: false, remedy: remedy)
         let key = try CredentialFile.parseKey(keyText, "the device key", path: keyPath, remedy: remedy)
         let chain = try CredentialFile.parseCertificates(chainText, "the device certificate", path: chainPath, remedy: remedy)
         let root = try CredentialFile.parseCertificates(rootText, "the device CA certificate", path: rootPath, remedy: remedy)
         return IdentityMaterial(
             key: key, chain: chain, trustAnchor: root[0], keyPath: keyPath, chainPath: chainPath, trustAnchorPath: rootPath,
             remedy: remedy)
+    }
+
+    /// `<state>/identity`, opened relative to the state directory and refused when it is a
+    /// symbolic link or not lensd's own directory; made first when it does not exist at all
+    /// (the first start).
+    private static func openDirectory(_ configuration: IdentityConfiguration, label: String, remedy: String,
+                                      now: Date) throws(IdentityFailure) -> Descriptor {
+        func open() throws -> Descriptor {
+            let state = try Syscalls.open(configuration.stateDirectory.path, O_RDONLY | O_DIRECTORY)
+            return try StateDirectoryEntry.open(directoryName, in: state, as: .directory, label: label)
+        }
+        do {
+            do {
+                return try open()
+            } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+                try DeviceEnrollment.enroll(configuration, into: label, now: now)
+                return try open()
+            }
+        } catch let refusal as StateDirectoryEntry.Refusal {
+            throw IdentityFailure(.invalid, "\(refusal); \(remedy)")
+        } catch let failure as Syscalls.Failure {
+            throw IdentityFailure(.invalid, "cannot inspect the device identity: \(failure); \(remedy)")
+        } catch let failure as IdentityFailure {
+            throw failure
+        } catch {
+            throw IdentityFailure(.invalid, "cannot inspect the device identity \(label): \(error); \(remedy)")
+        }
     }
 }

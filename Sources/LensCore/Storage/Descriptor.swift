@@ -66,6 +66,16 @@ struct Descriptor: ~Copyable {
         _ = try Syscalls.retrying("lseek") { lseek(raw, 0, SEEK_SET) }
     }
 
+    /// A second descriptor of the same open file (F_DUPFD_CLOEXEC).
+    func duplicate() throws -> Descriptor {
+        let raw = raw
+        return Descriptor(owning: try Syscalls.retrying("fcntl(F_DUPFD_CLOEXEC)") { fcntl(raw, F_DUPFD_CLOEXEC, 0) })
+    }
+
+    func changeMode(_ mode: mode_t) throws {
+        _ = try Syscalls.retrying("fchmod") { fchmod(raw, mode) }
+    }
+
     func addSeals(_ seals: Int32) throws {
         _ = try Syscalls.retrying("fcntl(F_ADD_SEALS)") { lens_add_seals(raw, UInt32(seals)) }
     }

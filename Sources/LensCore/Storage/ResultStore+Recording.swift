@@ -15,7 +15,9 @@ extension ResultStore {
     /// Where the recording `name` of `uid` is journaled (the user's directory is created).
     public func recordingPath(name: String, uid: UInt32) throws -> String {
         guard ResultName.isValid(name) else { throw StorageError(.invalidArgument, "invalid result name \"\(name)\"") }
-        return "\(try userDirectory(uid))/\(Self.recordingPrefix)\(name).mp4"
+        // The recorder opens this path itself; the directory was checked (not a link, lensd's own) first.
+        _ = try userDirectory(uid)
+        return "\(directory)/\(uid)/\(Self.recordingPrefix)\(name).mp4"
     }
 
     /// Renames a finished recording to its result name and indexes it (retention as for `store`).
@@ -28,10 +30,11 @@ extension ResultStore {
                 throw StorageError(.full, "a video of \(size) bytes exceeds the limit of \(maxBytesPerUID) bytes per user")
             }
             let entry = ResultIndex.Entry(name: name, fileExtension: "mp4", size: size, mime: "video/mp4", sha256: nil)
-            let uidDirectory = "\(directory)/\(uid)"
-            return try publish(entry, uid: uid) {
-                try Syscalls.rename(path, "\(uidDirectory)/\(entry.fileName)")
-                try Syscalls.syncDirectory(uidDirectory)
+            let uidDirectory = try userDirectory(uid)
+            let journaled = "\(Self.recordingPrefix)\(name).mp4"
+            return try publish(entry, uid: uid, in: uidDirectory) {
+                try Syscalls.rename(at: uidDirectory, journaled, entry.fileName)
+                try uidDirectory.sync()
             }
         } catch let failure as Syscalls.Failure {
             throw StorageError(failure, while: "publishing video \(name)")
@@ -47,7 +50,9 @@ extension ResultStore {
     public func interruptedRecordings() -> [InterruptedRecording] {
         var found: [InterruptedRecording] = []
         for uidName in (try? Syscalls.directoryEntries(directory)) ?? [] {
-            guard let uid = UInt32(uidName), String(uid) == uidName else { continue }
+            // lstat: a symbolic link planted as a user's directory is not recovered through.
+            guard let uid = UInt32(uidName), String(uid) == uidName,
+                  (try? Syscalls.status("\(directory)/\(uidName)"))?.isDirectory == true else { continue }
             for fileName in (try? Syscalls.directoryEntries("\(directory)/\(uidName)")) ?? []
             where fileName.hasPrefix(Self.recordingPrefix) {
                 guard let parsed = ResultName.parseFileName(String(fileName.dropFirst(Self.recordingPrefix.count))),

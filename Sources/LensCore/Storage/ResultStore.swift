@@ -3,13 +3,17 @@ import Glibc
 
 /// Finished captures on disk, one directory per uid: `<results>/<uid>/<uuid>.<ext>`, all 0700
 /// directories and 0600 files owned by lensd. Results belong to the uid that captured them; a
-/// lookup by anyone else fails exactly like a lookup of a name that does not exist.
+/// lookup by anyone else fails exactly like a lookup of a name that does not exist. Below
+/// `<results>` every name is opened relative to its directory's descriptor, never through a
+/// symbolic link, and only as the type and owner lensd gave it (see StateDirectoryEntry).
 ///
 /// Thread-safe: the signing thread stores while the bus thread reads. The lock guards the index
 /// and the rename that publishes a file; writing, hashing and copying happen outside it, so a
 /// large video being stored never stalls a FetchResult.
 public final class ResultStore: @unchecked Sendable {
     let directory: String
+    /// `directory`, opened once: the names below it are resolved from here.
+    private let resultsDirectory: Descriptor
     private let maxCountPerUID: Int
     let maxBytesPerUID: Int64
     private let minimumFreeBytes: Int64
@@ -26,12 +30,17 @@ public final class ResultStore: @unchecked Sendable {
         self.minimumFreeBytes = minimumFreeBytes
         do {
             try Syscalls.makeDirectories(self.directory, mode: 0o700)
+            let parent = try Syscalls.open(directory.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
+            resultsDirectory = try StateDirectoryEntry.open(directory.lastPathComponent, in: parent, as: .directory,
+                                                            label: self.directory)
             // Results of one user must never be readable by another, whatever created the directory.
-            try Syscalls.changeMode(self.directory, 0o700)
+            try resultsDirectory.changeMode(0o700)
             try ResultDirectoryScan.removeTemporaries(under: self.directory)
             index = try ResultDirectoryScan.index(self.directory)
         } catch let failure as Syscalls.Failure {
             throw StorageError(failure, while: "opening the result store \(self.directory)")
+        } catch let refusal as StateDirectoryEntry.Refusal {
+            throw StorageError(.io, refusal.description)
         }
     }
 
@@ -52,36 +61,37 @@ public final class ResultStore: @unchecked Sendable {
         let uidDirectory = try userDirectory(uid)
         do {
             let staged = try StagedFile(directory: uidDirectory, parts: parts, mode: 0o600)
-            return try publish(entry, uid: uid) { try staged.commit(as: entry.fileName) }
+            return try publish(entry, uid: uid, in: uidDirectory) { try staged.commit(as: entry.fileName) }
         } catch let failure as Syscalls.Failure {
             throw StorageError(failure, while: "storing result \(name)")
         }
     }
 
-    /// Under the lock: `commit` makes the file visible under `entry.fileName`, then the entry is
-    /// indexed and the oldest results of `uid` beyond the limits are deleted.
-    func publish(_ entry: ResultIndex.Entry, uid: UInt32, commit: () throws -> Void) throws -> StoredResult {
-        let uidDirectory = "\(directory)/\(uid)"
-        return try lock.withLock {
-            guard index.entry(name: entry.name, uid: uid) == nil else {
-                throw StorageError(.invalidArgument, "a result named \(entry.name) already exists")
-            }
-            try commit()
-            index.append(entry, uid: uid)
-            for old in index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID, keeping: entry.name) {
-                // Deletions are not fsynced: a deletion lost in a crash only brings back an
-                // old result, which the next store evicts again.
-                do {
-                    try Syscalls.unlink("\(uidDirectory)/\(old.fileName)")
-                    index.remove(name: old.name, uid: uid)
-                } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
-                    index.remove(name: old.name, uid: uid)
-                } catch {
-                    break
-                }
-            }
-            return storedResult(entry, uid: uid, sha256: entry.sha256)
+    /// Under the lock: `commit` makes the file visible under `entry.fileName` in `uidDirectory`,
+    /// then the entry is indexed and the oldest results of `uid` beyond the limits are deleted.
+    func publish(_ entry: ResultIndex.Entry, uid: UInt32, in uidDirectory: borrowing Descriptor,
+                 commit: () throws -> Void) throws -> StoredResult {
+        // Not lock.withLock: its closure could not borrow the directory descriptor.
+        lock.lock()
+        defer { lock.unlock() }
+        guard index.entry(name: entry.name, uid: uid) == nil else {
+            throw StorageError(.invalidArgument, "a result named \(entry.name) already exists")
         }
+        try commit()
+        index.append(entry, uid: uid)
+        for old in index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID, keeping: entry.name) {
+            // Deletions are not fsynced: a deletion lost in a crash only brings back an
+            // old result, which the next store evicts again.
+            do {
+                try Syscalls.unlink(at: uidDirectory, old.fileName)
+                index.remove(name: old.name, uid: uid)
+            } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+                index.remove(name: old.name, uid: uid)
+            } catch {
+                break
+            }
+        }
+        return storedResult(entry, uid: uid, sha256: entry.sha256)
     }
 
     /// The caller's own result; another uid's result is `.notFound`, like a missing one.
@@ -147,31 +157,39 @@ public final class ResultStore: @unchecked Sendable {
     /// reported as `.notFound`, as it would be a moment later; an open file stays readable even
     /// if it is deleted afterwards.
     private func withFile<Result>(_ entry: ResultIndex.Entry, uid: UInt32, _ body: (borrowing Descriptor) throws -> Result) throws -> Result {
-        let path = "\(directory)/\(uid)/\(entry.fileName)"
         do {
-            let file = try Syscalls.open(path, O_RDONLY | O_NOFOLLOW)
+            let uidDirectory = try StateDirectoryEntry.open(String(uid), in: resultsDirectory, as: .directory,
+                                                            label: "\(directory)/\(uid)")
+            let file = try StateDirectoryEntry.open(entry.fileName, in: uidDirectory, as: .regularFile,
+                                                    label: "\(directory)/\(uid)/\(entry.fileName)")
             return try body(file)
         } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
             lock.withLock { index.remove(name: entry.name, uid: uid) }
             throw StorageError(.notFound, "no result named \(entry.name)")
         } catch let failure as Syscalls.Failure {
             throw StorageError(failure, while: "reading result \(entry.name)")
+        } catch let refusal as StateDirectoryEntry.Refusal {
+            throw StorageError(.io, refusal.description)
         }
     }
 
     /// `<results>/<uid>`, created 0700 on first use. The new entry is fsynced into the results
     /// directory, or a crash could lose the directory together with the results fsynced into it.
-    func userDirectory(_ uid: UInt32) throws -> String {
-        let path = "\(directory)/\(uid)"
+    func userDirectory(_ uid: UInt32) throws -> Descriptor {
+        let name = String(uid)
         do {
-            try Syscalls.makeDirectory(path, mode: 0o700)
-            try Syscalls.syncDirectory(directory)
-        } catch let failure as Syscalls.Failure where failure.errno == EEXIST {
-            // Created by an earlier store.
+            do {
+                try Syscalls.makeDirectory(at: resultsDirectory, name, mode: 0o700)
+                try resultsDirectory.sync()
+            } catch let failure as Syscalls.Failure where failure.errno == EEXIST {
+                // Created by an earlier store — or planted: checked as it is opened.
+            }
+            return try StateDirectoryEntry.open(name, in: resultsDirectory, as: .directory, label: "\(directory)/\(name)")
         } catch let failure as Syscalls.Failure {
             throw StorageError(failure, while: "creating the result directory for uid \(uid)")
+        } catch let refusal as StateDirectoryEntry.Refusal {
+            throw StorageError(.io, refusal.description)
         }
-        return path
     }
 
     private func storedResult(_ entry: ResultIndex.Entry, uid: UInt32, sha256: String?) -> StoredResult {

@@ -32,6 +32,31 @@ enum Syscalls {
         Descriptor(owning: try retrying("open", path) { Glibc.open(path, flags | O_CLOEXEC, mode) })
     }
 
+    /// openat(2): `name` (one path component) inside `directory`, never following a symbolic
+    /// link there (O_NOFOLLOW: ELOOP); O_CLOEXEC as for `open`.
+    static func open(at directory: borrowing Descriptor, _ name: String, _ flags: Int32, mode: mode_t = 0) throws -> Descriptor {
+        let parent = directory.raw
+        return Descriptor(owning: try retrying("openat", name) { openat(parent, name, flags | O_NOFOLLOW | O_CLOEXEC, mode) })
+    }
+
+    /// mkdirat(2).
+    static func makeDirectory(at directory: borrowing Descriptor, _ name: String, mode: mode_t) throws {
+        let parent = directory.raw
+        _ = try retrying("mkdirat", name) { mkdirat(parent, name, mode) }
+    }
+
+    /// renameat(2) within one directory.
+    static func rename(at directory: borrowing Descriptor, _ source: String, _ destination: String) throws {
+        let parent = directory.raw
+        _ = try retrying("renameat", "\(source) → \(destination)") { renameat(parent, source, parent, destination) }
+    }
+
+    /// unlinkat(2) of a file (not a directory).
+    static func unlink(at directory: borrowing Descriptor, _ name: String) throws {
+        let parent = directory.raw
+        _ = try retrying("unlinkat", name) { unlinkat(parent, name, 0) }
+    }
+
     static func makeDirectory(_ path: String, mode: mode_t) throws {
         _ = try retrying("mkdir", path) { Glibc.mkdir(path, mode) }
     }
@@ -124,16 +149,19 @@ enum Syscalls {
 /// The parts of `struct stat` lensd looks at.
 struct FileStatus: Sendable {
     let mode: mode_t
+    let owner: uid_t
     let size: Int
     let modified: timespec
 
     init(_ status: stat) {
         mode = status.st_mode
+        owner = status.st_uid
         size = Int(status.st_size)
         modified = status.st_mtim
     }
 
     var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
     var isRegularFile: Bool { mode & S_IFMT == S_IFREG }
+    var isSymbolicLink: Bool { mode & S_IFMT == S_IFLNK }
     var permissions: mode_t { mode & 0o7777 }
 }

@@ -179,6 +179,25 @@ final class DeviceIdentityTests: XCTestCase {
         XCTAssertTrue(identity.problem?.contains("chmod") ?? false, identity.problem ?? "")
     }
 
+    /// Issue 21.3: the key is checked for its owner each time it is read (here uid 65534, while
+    /// the test runs as root) and an identity directory that is a symbolic link is not followed.
+    func testKeyOwnedByAnotherUserOrALinkedIdentityIsInvalid() throws {
+        _ = try enroll()
+        XCTAssertEqual(chown(keyPath, 65534, gid_t.max), 0)
+        let foreign = DeviceIdentity.load(configuration())
+        XCTAssertEqual(foreign.state, .invalid)
+        XCTAssertTrue(foreign.problem?.contains("is owned by uid 65534") ?? false, foreign.problem ?? "")
+        XCTAssertEqual(chown(keyPath, 0, gid_t.max), 0)
+        XCTAssertEqual(DeviceIdentity.load(configuration()).state, .enrolled)
+
+        let moved = scratch.appendingPathComponent("identity-elsewhere").path
+        XCTAssertEqual(rename(identityDirectory, moved), 0)
+        XCTAssertEqual(symlink(moved, identityDirectory), 0)
+        let linked = DeviceIdentity.load(configuration())
+        XCTAssertEqual(linked.state, .invalid)
+        XCTAssertTrue(linked.problem?.contains("symbolic link") ?? false, linked.problem ?? "")
+    }
+
     func testExpiredCertificateIsReportedWithoutANewIdentity() throws {
         let enrolled = try enroll()
         let leaf = try XCTUnwrap(enrolled.certificate)

@@ -6,6 +6,8 @@ import LensTestSupport
 final class PeerProcess {
     let process = Process()
     let output: URL
+    /// The peer's stdin, for its `readline` steps.
+    private let input = Pipe()
 
     init(address: String, steps: [String], user: String? = nil, directory: TemporaryDirectory) throws {
         output = directory.file("peer-\(UUID().uuidString.prefix(8)).out")
@@ -18,7 +20,7 @@ final class PeerProcess {
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input
         try process.run()
     }
 
@@ -38,6 +40,11 @@ final class PeerProcess {
             usleep(20_000)
         }
         throw TestToolError("peer printed no '\(prefix)' within \(timeout) s: \(lines)")
+    }
+
+    /// Lets a waiting `readline` step go on.
+    func proceed() {
+        input.fileHandleForWriting.write(Data("go\n".utf8))
     }
 
     func finish(timeout: TimeInterval = 60) throws -> Int32 {
