@@ -28,6 +28,9 @@ final class LensService: @unchecked Sendable {
     private(set) var claimHolder: Session?
     /// The recording in progress (only the claim holder records); see VideoFlow.
     var recording: Recording?
+    /// The claim holder's live preview, if it opened one; see PreviewFlow.
+    var preview: LivePreview?
+    var framePump = FramePumpState()
     /// Photos taken but not yet stored and announced, finished recordings not yet published,
     /// and who waits for them at shutdown (see Settling).
     var capturesInFlight = 0
@@ -233,6 +236,7 @@ final class LensService: @unchecked Sendable {
         guard claimHolder === session else { return }
         claimHolder = nil
         session.stopWatchingSubject()
+        endPreview(of: session)
         // Ending the claim ends the recording; it is still finalized, signed and published.
         recording?.stopRequested.store(true, ordering: .relaxed)
         rig.run(on: currentCamera, { $0.close() }) { _, _ in }

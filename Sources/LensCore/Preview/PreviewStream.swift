@@ -14,27 +14,28 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
     private let worker = SerialWorker(name: "lensd-preview")
     private let busy = Atomic<Bool>(false)
     private let ended = Atomic<Bool>(false)
+    private let closed = Atomic<Bool>(false)
     private var frame = FrameCopy()
     private let pipe: PreviewPipe
     private let counters = Mutex(PreviewCounters())
     /// Camera thread: the earliest timestamp the next frame may have, for the fps cap.
     private var nextDue: Double?
-    private let onEnd: @Sendable (Error?) -> Void
+    private let onEnd: @Sendable (PreviewStream, Error?) -> Void
     private let onFrameWritten: (@Sendable (Duration) -> Void)?
     /// Worker thread: when the frame the pipe has not taken whole yet was offered.
     private var unfinishedOfferedAt = ContinuousClock.now
 
     /// The stream and the pipe's read end, which the caller hands to the client and closes.
-    /// `onEnd` runs on the preview's thread when the stream ends by itself: nil when the reader
-    /// closed its end, else the write error. `onFrameWritten` gets each written frame's time
+    /// `onEnd` runs on the preview's thread when the stream ends by itself, with nil when the
+    /// reader closed its end, else the write error; the owner then calls close(). `onFrameWritten` gets each written frame's time
     /// from being offered (lens-bench's latency).
-    public static func open(format: PreviewFormat, onEnd: @escaping @Sendable (Error?) -> Void,
+    public static func open(format: PreviewFormat, onEnd: @escaping @Sendable (PreviewStream, Error?) -> Void,
                             onFrameWritten: (@Sendable (Duration) -> Void)? = nil) throws -> (stream: PreviewStream, readEnd: Int32) {
         let (pipe, readEnd) = try PreviewPipe.make()
         return (PreviewStream(format: format, pipe: pipe, onEnd: onEnd, onFrameWritten: onFrameWritten), readEnd)
     }
 
-    private init(format: PreviewFormat, pipe: PreviewPipe, onEnd: @escaping @Sendable (Error?) -> Void,
+    private init(format: PreviewFormat, pipe: PreviewPipe, onEnd: @escaping @Sendable (PreviewStream, Error?) -> Void,
                  onFrameWritten: (@Sendable (Duration) -> Void)?) {
         self.format = format
         self.pipe = pipe
@@ -59,13 +60,13 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
     }
 
     /// Ends the stream: the reader gets end of file. Waits for a frame being written; idempotent.
+    /// Required before the stream is let go: its thread lives until then.
     public func close() {
         ended.store(true, ordering: .releasing)
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         worker.stop()
         pipe.close()
     }
-
-    deinit { close() }
 
     /// The fps cap, by the frames' own clock. A quarter interval of slack keeps a camera whose
     /// rate equals the cap from losing frames to jitter; the schedule never runs ahead of the frames.
@@ -94,7 +95,7 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
             if try pipe.start(jpeg) { written(since: frame.offeredAt) } else { unfinishedOfferedAt = frame.offeredAt }
         } catch {
             guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            onEnd(error is PreviewPipe.ReaderGone ? nil : error)
+            onEnd(self, error is PreviewPipe.ReaderGone ? nil : error)
         }
     }
 
