@@ -19,8 +19,7 @@ final class LivePreview {
 /// its end, or the camera failing; the owner sees PreviewActive turn false.
 extension LensService {
     /// Requires the claim (checked by the caller).
-    func openPreview(for session: Session, options: [String: BusValue], reply: DeferredReply) throws {
-        let asked = try PreviewOptions(options)
+    func openPreview(for session: Session, options asked: PreviewOptions, reply: DeferredReply) {
         rig.run(on: currentCamera, { ($0.videoFrameSize.map { [$0.width, $0.height] }, $0.videoFrameRate) }) {
             [weak self] result, _ in
             self?.loop.post { [weak self] in self?.startPreview(for: session, asked: asked, camera: result, reply: reply) }

@@ -278,9 +278,9 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     /// The reply (the pipe's read end and the format used) waits for the camera's frame size.
     private func openPreview(_ call: MethodCall) throws -> MethodResult {
         try requireClaim()
-        guard let options = call.arguments.first?.vardictValue else { throw LensError.invalidArgument("OpenPreview takes a{sv} options") }
+        let options = try PreviewOptions(call.arguments.first?.vardictValue ?? [:])
         let reply = DeferredReply(for: call)
-        try service.openPreview(for: self, options: options, reply: reply)
+        service.openPreview(for: self, options: options, reply: reply)
         return .deferred(reply)
     }
 
