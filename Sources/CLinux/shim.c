@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <signal.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 _Static_assert(LENS_SEAL_SEAL == F_SEAL_SEAL, "F_SEAL_SEAL");
@@ -41,4 +43,15 @@ int lens_pipe_nonblocking_writer(int fds[2]) {
         return -1;
     }
     return 0;
+}
+
+int lens_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+int lens_block_sigpipe(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    return pthread_sigmask(SIG_BLOCK, &set, NULL);
 }

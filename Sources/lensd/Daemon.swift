@@ -36,8 +36,6 @@ enum Daemon {
         sigaddset(&stopSignals, SIGTERM)
         sigaddset(&stopSignals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        // A preview reader that closes its pipe is an EPIPE for the preview to handle, not a kill.
-        signal(SIGPIPE, SIG_IGN)
         umask(0o077)
         try ProcessHardening.disableCoreDumps()
         let state = URL(fileURLWithPath: configuration.stateDirectory)

@@ -130,7 +130,7 @@ final class PreviewTests: LensdTestCase {
         XCTAssertTrue(first.reachedEnd)
         _ = try second.frames(3)
         XCTAssertEqual(try c.get(session, "PreviewActive").boolValue, true)
-        XCTAssertEqual(try daemonResources().fds, baseline + 1, "the write end of the one stream left")
+        XCTAssertEqual(try daemonResources().fds, baseline + 2, "the pipe's write end and the wake-up eventfd of the one stream left")
 
         // Close ends the session and with it the preview.
         try c.call(session, "Close")

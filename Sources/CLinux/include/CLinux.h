@@ -31,4 +31,11 @@ int lens_get_dumpable(void);
 /// (and nothing left open).
 int lens_pipe_nonblocking_writer(int fds[2]);
 
+/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): the new fd, or -1 with errno set.
+int lens_eventfd(void);
+
+/// Blocks SIGPIPE for the calling thread, so that a write to a pipe whose reader has gone fails
+/// with EPIPE there instead of killing the process: 0, or an errno.
+int lens_block_sigpipe(void);
+
 #endif

@@ -29,6 +29,9 @@ struct FrameCopy {
     /// box-downscaled; camera JPEGs are decoded at the smallest DCT scale (1/2, 1/4, 1/8) that is
     /// still at least that large, then box-downscaled the rest of the way.
     func scaledRGB(width outWidth: Int, height outHeight: Int) throws -> [UInt8] {
+        guard width >= outWidth, height >= outHeight else {
+            throw ImagingError("a \(width)×\(height) frame cannot make a \(outWidth)×\(outHeight) preview")
+        }
         switch kind {
         case .rgb:
             if (outWidth, outHeight) == (width, height) { return bytes }
@@ -39,6 +42,9 @@ struct FrameCopy {
         case .jpeg:
             let decoded = try TurboJPEG.withDecompressor { handle in
                 let full = try bytes.withUnsafeBytes { try TurboJPEG.header(of: $0, handle) }
+                guard full.width >= outWidth, full.height >= outHeight else {
+                    throw ImagingError("a \(full.width)×\(full.height) JPEG cannot make a \(outWidth)×\(outHeight) preview")
+                }
                 let size = TurboJPEG.downscaledSizes(width: full.width, height: full.height)
                     .last { $0.width >= outWidth && $0.height >= outHeight } ?? (full.width, full.height)
                 return (rgb: try TurboJPEG.decodeRGB(bytes, width: size.width, height: size.height, handle), size: size)

@@ -1,15 +1,16 @@
+import CLinux
 import Foundation
 import Synchronization
 
 /// One live preview: a frame sink that scales and encodes the frames it is offered on its own
 /// thread and writes them to a pipe as an MJPEG stream (baseline JFIF frames back to back, each
 /// with a COM segment `lensd-preview seq=N pts_us=T`). While its thread is still busy with the
-/// last frame, or the reader has not taken the last frame yet, new frames are dropped and
-/// counted: then it costs the camera thread nothing and the machine no encoding.
+/// last frame — encoding it, or waiting for the reader to take it — new frames are dropped and
+/// counted: a reader that stops costs one frame of memory and no encoding.
 public final class PreviewStream: FrameSink, @unchecked Sendable {
     // `frame` is handed between the camera thread and `worker` by `busy`: the camera thread
     // writes it only after winning busy false → true, the worker reads it before setting false.
-    // `pipe` and `nextDue`'s reader are confined to the worker and the camera thread respectively.
+    // `pipe` writes on the worker only; `nextDue` is the camera thread's.
     public let format: PreviewFormat
     private let worker = SerialWorker(name: "lensd-preview")
     private let busy = Atomic<Bool>(false)
@@ -22,8 +23,6 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
     private var nextDue: Double?
     private let onEnd: @Sendable (PreviewStream, Error?) -> Void
     private let onFrameWritten: (@Sendable (Duration) -> Void)?
-    /// Worker thread: when the frame the pipe has not taken whole yet was offered.
-    private var unfinishedOfferedAt = ContinuousClock.now
 
     /// The stream and the pipe's read end, which the caller hands to the client and closes.
     /// `onEnd` runs on the preview's thread when the stream ends by itself, with nil when the
@@ -41,6 +40,7 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
         self.pipe = pipe
         self.onEnd = onEnd
         self.onFrameWritten = onFrameWritten
+        worker.submit { _ = lens_block_sigpipe() }
     }
 
     public var stats: PreviewStats { counters.withLock { $0.stats } }
@@ -64,6 +64,7 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
     public func close() {
         ended.store(true, ordering: .releasing)
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        pipe.cancel()
         worker.stop()
         pipe.close()
     }
@@ -79,20 +80,15 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
 
     /// Worker thread.
     private func send() {
+        let jpeg: [UInt8]
+        do { jpeg = try encode() } catch {
+            // A corrupt camera JPEG, or a frame smaller than the preview (after ChangeCamera):
+            // this frame is lost, the stream goes on.
+            counters.withLock { $0.dropped() }
+            return
+        }
         do {
-            let pending = try pipe.finishUnfinished()
-            if pending.completed { written(since: unfinishedOfferedAt) }
-            guard pending.clear else {
-                counters.withLock { $0.dropped() }
-                return
-            }
-            let jpeg: [UInt8]
-            do { jpeg = try encode() } catch {
-                // A corrupt camera JPEG: this frame is lost, the stream goes on.
-                counters.withLock { $0.dropped() }
-                return
-            }
-            if try pipe.start(jpeg) { written(since: frame.offeredAt) } else { unfinishedOfferedAt = frame.offeredAt }
+            if try pipe.write(jpeg) { written(since: frame.offeredAt) }
         } catch {
             guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
             onEnd(self, error is PreviewPipe.ReaderGone ? nil : error)

@@ -4,7 +4,7 @@ import LensTestSupport
 
 /// Reads a preview pipe in a test: whole frames (cut by LensClient's MJPEGSplitter), waiting with
 /// poll() under a liveness deadline so that a stream that stalls fails the test instead of hanging it.
-final class PreviewPipeReader {
+final class PreviewPipeReader: @unchecked Sendable {  // used by one thread at a time
     private var fd: Int32
     private var splitter = MJPEGSplitter()
     private var chunk = [UInt8](repeating: 0, count: 64 << 10)
