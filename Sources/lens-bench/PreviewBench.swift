@@ -15,7 +15,8 @@ import Synchronization
 struct PreviewBench {
     var size = (width: 1280, height: 720)
     var seconds = 10.0
-    var photos = 10
+    var photos = 30
+    var recordings = 3
 
     init(_ argv: [String]) throws {
         var rest = argv[...]
@@ -23,6 +24,7 @@ struct PreviewBench {
             switch arg {
             case "--seconds": seconds = Double(rest.popFirst() ?? "") ?? 0
             case "--photos": photos = Int(rest.popFirst() ?? "") ?? 0
+            case "--recordings": recordings = Int(rest.popFirst() ?? "") ?? 0
             case "--size":
                 let parts = (rest.popFirst() ?? "").split(separator: "x").compactMap { Int($0) }
                 guard parts.count == 2 else { throw BenchError("--size WIDTHxHEIGHT") }
@@ -30,7 +32,7 @@ struct PreviewBench {
             default: throw BenchError("usage: \(usage)")
             }
         }
-        guard seconds > 0, photos >= 1 else { throw BenchError("usage: \(usage)") }
+        guard seconds > 0, photos >= 1, recordings >= 1 else { throw BenchError("usage: \(usage)") }
     }
 
     private var format: PreviewFormat {
@@ -100,8 +102,10 @@ struct PreviewBench {
         let photoSigning = PhotoSigning(signer: signer, generator: ClaimGeneratorInfo(name: "lens-bench", version: "0"))
         let videoSigning = VideoSigning(signer: signer, generator: ClaimGeneratorInfo(name: "lens-bench", version: "0"))
         let store = try ResultStore(directory: dir.appendingPathComponent("results"), minimumFreeBytes: 0)
-        print("photos (\(photos) each) and a 5 s H.264 recording, \(size.width)x\(size.height), state dir on tmpfs:")
+        print("\(photos) photos and \(recordings) recordings of 5 s (H.264) each way, \(size.width)x\(size.height), state dir on tmpfs:")
         for mode in Preview.allCases {
+            let rssBefore = Self.residentKiB()
+            let started = ContinuousClock.now
             var stream: PreviewStream?, reader: PipeDrain?, readEnd: Int32 = -1
             if mode != .none {
                 let opened = try PreviewStream.open(format: format, onEnd: { _, _ in })
@@ -110,8 +114,7 @@ struct PreviewBench {
                 rig.pipeline.attach(opened.stream)
                 rig.startPumping()
             }
-            let rssBefore = Self.residentKiB()
-            var toSigned: [Double] = []
+            var toSigned: [Double] = [], stopToSigned: [Double] = []
             for _ in 0..<photos {
                 let photo = try rig.onCamera { try $0.capturePhoto() }
                 let signed = try photoSigning.sign(photo, location: nil)
@@ -120,21 +123,28 @@ struct PreviewBench {
                 toSigned.append(Date().timeIntervalSince(photo.captureTime) * 1000)
                 Thread.sleep(forTimeInterval: 0.2)
             }
-            let path = dir.appendingPathComponent("\(mode).mp4").path
-            let stopToSigned = try rig.record(seconds: 5, to: path) { try videoSigning.sign($0, facts: facts, location: nil) }
-            try? FileManager.default.removeItem(atPath: path)
+            for run in 0..<recordings {
+                let path = dir.appendingPathComponent("\(mode)-\(run).mp4").path
+                stopToSigned.append(try rig.record(seconds: 5, to: path) { try videoSigning.sign($0, facts: facts, location: nil) })
+                try? FileManager.default.removeItem(atPath: path)
+            }
+            // The stopped reader's case asks for 10 s without reading at the least.
+            if mode == .stopped { Self.sleep(until: started + .seconds(10)) }
             let rssAfter = Self.residentKiB()
             rig.stopPumping()
+            let stats = stream?.stats
             if let stream {
                 rig.pipeline.detach(stream)
                 stream.close()
             }
             reader?.finish()
             if readEnd >= 0 && reader == nil { close(readEnd) }
-            var line = String(format: "  %@: photo frame → signed median %7.2f ms, video stop → signed %7.2f ms",
-                              mode.rawValue, Measure.median(toSigned), stopToSigned)
+            var line = String(format: "  %@: photo frame → signed median %7.2f ms, video stop → signed median %7.2f ms",
+                              mode.rawValue, Measure.median(toSigned), Measure.median(stopToSigned))
+            if let stats { line += " (preview: \(stats.frames) frames written, \(stats.dropped) dropped)" }
             if mode == .stopped {
-                line += String(format: "; RSS +%d KiB over the run (one camera frame: %d KiB)", rssAfter - rssBefore,
+                line += String(format: "\n    RSS +%d KiB from opening the preview to after %.0f s of a stopped reader (one camera frame: %d KiB)",
+                               rssAfter - rssBefore, PreviewBench.milliseconds(.now - started) / 1000,
                                size.width * size.height * 3 / 1024)
             }
             print(line)
