@@ -4,7 +4,7 @@ import LensCore
 
 /// The claim holder's live preview: the stream on the frame pipeline and whose it is.
 final class LivePreview {
-    unowned let session: Session
+    let session: Session
     let stream: PreviewStream
 
     init(session: Session, stream: PreviewStream) {
@@ -15,8 +15,8 @@ final class LivePreview {
 
 /// OpenPreview → the camera's frame size and rate asked on its thread → a PreviewStream on the
 /// frame pipeline, whose pipe's read end goes to the owner. It ends with ClosePreview, a new
-/// OpenPreview, the claim (StopCaptureSession, Close, the owner's disconnect), the reader closing
-/// its end, or the camera failing; the owner sees PreviewActive turn false.
+/// OpenPreview, the claim (StopCaptureSession, Close, the owner's disconnect), ChangeCamera, the
+/// reader closing its end, or the camera failing; the owner sees PreviewActive turn false.
 extension LensService {
     /// Requires the claim (checked by the caller).
     func openPreview(for session: Session, options asked: PreviewOptions, reply: DeferredReply) {

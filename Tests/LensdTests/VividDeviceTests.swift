@@ -207,6 +207,12 @@ final class VividDeviceTests: LensdTestCase {
         let photo = try XCTUnwrap(c.call(s, "ReadResult", [.string(name)]).first?.bytesValue)
         XCTAssertEqual(try jpegDimensions(photo).width, 640, "the photo is the full frame, not the preview's")
         try bringBack(Data(photo), as: "vivid-during-preview.jpg", anchorFrom: c)
+
+        // Another camera may stream another size: ChangeCamera ends the preview.
+        try c.call(s, "ChangeCamera")
+        _ = try reader.framesToEnd()
+        XCTAssertTrue(reader.reachedEnd)
+        XCTAssertEqual(try c.get(s, "PreviewActive").boolValue, false)
     }
 
     /// The preview of the loopback's MJPEG frames: decoded at half size by DCT scaling. The host
