@@ -63,8 +63,12 @@ public struct MJPEGSplitter: Sendable {
                 position += 1  // fill byte
             case 0xD9:
                 return position + 2
-            case 0x01, 0xD0...0xD7:
+            case 0x01:
                 position += 2
+            case 0xD0...0xD7:
+                // A restart marker reached after fill bytes: the scan goes on.
+                position += 2
+                inEntropyData = true
             default:
                 guard position + 3 < buffer.count else { return nil }
                 let length = Int(buffer[position + 2]) << 8 | Int(buffer[position + 3])

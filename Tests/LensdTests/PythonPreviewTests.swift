@@ -30,6 +30,26 @@ final class PythonPreviewTests: LensdTestCase {
         XCTAssertEqual(Set(sequences).count, 4)
     }
 
+    /// The example's own JPEG cutting, on the streams MJPEGSplitterTests uses: an EOI's bytes in
+    /// a comment, stuffed FF00, restart markers (also after a fill byte).
+    func testTheExampleCutsFramesByTheJPEGSyntax() throws {
+        let check = """
+        import sys; sys.path.insert(0, sys.argv[1]); from lens_preview import frame_end
+        sos = bytes([0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0x3F, 0])
+        def frame(comment, scan):
+            return b"\\xff\\xd8\\xff\\xfe" + (len(comment) + 2).to_bytes(2, "big") + comment + sos + scan + b"\\xff\\xd9"
+        frames = [frame(b"seq=1 \\xff\\xd9", b"\\x12\\xff\\x00\\x34"), frame(b"", b"\\xff\\xd0\\x56\\xff\\xff\\xd7\\x00")]
+        data, out = b"".join(frames), []
+        for size in range(1, len(data) + 1):
+            if (end := frame_end(data[:size])) is not None:
+                out.append(data[:end]); data = data[end:]
+                break
+        print(out == frames[:1], frame_end(frames[1]) == len(frames[1]), frame_end(frames[1][:-1]) is None)
+        """
+        let r = try runProcess([try TestTools.python(), "-c", check, TestTools.repoRoot.appendingPathComponent("clients/python").path])
+        XCTAssertEqual(String(decoding: r.stdout, as: UTF8.self), "True True True\n", String(decoding: r.stderr, as: UTF8.self))
+    }
+
     func testWithoutTheClaimItFailsWithTheDaemonsReason() throws {
         let c = try client()
         let holder = try c.openSession()

@@ -47,8 +47,10 @@ def frame_end(data):
             at += 1
         elif marker == 0xD9:
             return at + 2
-        elif marker == 0x01 or 0xD0 <= marker <= 0xD7:
+        elif marker == 0x01:
             at += 2
+        elif 0xD0 <= marker <= 0xD7:
+            at, scan = at + 2, True  # a restart marker reached after fill bytes: the scan goes on
         else:
             if at + 4 > len(data):
                 return None
