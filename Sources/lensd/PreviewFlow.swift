@@ -20,21 +20,21 @@ final class LivePreview {
 extension LensService {
     /// Requires the claim (checked by the caller).
     func openPreview(for session: Session, options asked: PreviewOptions, reply: DeferredReply) {
-        rig.run(on: currentCamera, { ($0.videoFrameSize.map { [$0.width, $0.height] }, $0.videoFrameRate) }) {
+        rig.run(on: currentCamera, { camera in camera.videoFrameSize.map { Streaming(size: $0, rate: camera.videoFrameRate) } }) {
             [weak self] result, _ in
             self?.loop.post { [weak self] in self?.startPreview(for: session, asked: asked, camera: result, reply: reply) }
         }
     }
 
-    private func startPreview(for session: Session, asked: PreviewOptions, camera: Result<([Int]?, Double?), Error>,
+    private func startPreview(for session: Session, asked: PreviewOptions, camera: Result<Streaming?, Error>,
                               reply: DeferredReply) {
         guard claimHolder === session else {
             return reply.fail(LensError.notStarted("the camera claim ended before the preview could start").busError)
         }
-        guard case .success((let size?, let rate)) = camera else {
+        guard case .success(let streaming?) = camera else {
             return reply.fail(LensError.cameraSessionFailed("the camera is not streaming").busError)
         }
-        let format = PreviewFormat(fitting: (size[0], size[1]), into: asked.box, fps: asked.fps, cameraRate: rate,
+        let format = PreviewFormat(fitting: streaming.size, into: asked.box, fps: asked.fps, cameraRate: streaming.rate,
                                    quality: asked.quality)
         let opened: (stream: PreviewStream, readEnd: Int32)
         do {
@@ -92,6 +92,12 @@ extension LensService {
         try? bus.emitPropertiesChanged(path: session.path, interface: Session.interfaceName,
                                        changed: ["PreviewActive": .bool(active)], destination: session.owner)
     }
+}
+
+/// What the open camera streams, as the camera thread reports it.
+private struct Streaming: Sendable {
+    var size: (width: Int, height: Int)
+    var rate: Double?
 }
 
 extension Wire {

@@ -25,8 +25,8 @@ enum PreviewCommand: Command {
       --force        overwrite FILE
       --json         with -o FILE: a summary object on stdout
 
-    exit: 0 done · 1 the preview ended early or failed · 2 usage (also: stdout is a terminal) ·
-          5 no frame within 10 s
+    exit: 0 done · 1 lensd ended the preview first (the file, if any, holds what came) or it
+          failed · 2 usage (also: stdout is a terminal) · 5 no frame within 10 s
     """
 
     /// A camera that sends nothing for this long has stalled.

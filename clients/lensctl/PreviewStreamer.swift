@@ -8,7 +8,7 @@ struct PreviewStreamer {
     let request: PreviewRequest
     let stop: StopSignals
 
-    /// Frames written, and whether the run ended as asked (not by the preview ending early).
+    /// Frames written, and whether the run ended as asked — not by lensd ending the preview.
     func copy(to output: Int32) throws -> (frames: Int, complete: Bool) {
         let fd = preview.descriptor.rawValue
         var splitter = MJPEGSplitter()
@@ -30,7 +30,7 @@ struct PreviewStreamer {
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
                 Output.error("the preview ended after \(frames) frames (the camera claim ended, or lensd stopped)")
-                return (frames, request.frames == nil && request.duration == nil)
+                return (frames, false)
             }
             let complete: [[UInt8]]
             do { complete = try splitter.append(chunk[..<count]) } catch {
