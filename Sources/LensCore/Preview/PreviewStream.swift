@@ -26,8 +26,8 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
 
     /// The stream and the pipe's read end, which the caller hands to the client and closes.
     /// `onEnd` runs on the preview's thread when the stream ends by itself, with nil when the
-    /// reader closed its end, else the write error; the owner then calls close(). `onFrameWritten` gets each written frame's time
-    /// from being offered (lens-bench's latency).
+    /// reader closed its end, else the write error; the owner then calls close().
+    /// `onFrameWritten` gets each written frame's time from being offered (lens-bench's latency).
     public static func open(format: PreviewFormat, onEnd: @escaping @Sendable (PreviewStream, Error?) -> Void,
                             onFrameWritten: (@Sendable (Duration) -> Void)? = nil) throws -> (stream: PreviewStream, readEnd: Int32) {
         let (pipe, readEnd) = try PreviewPipe.make()
@@ -40,6 +40,7 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
         self.pipe = pipe
         self.onEnd = onEnd
         self.onFrameWritten = onFrameWritten
+        // A write to a pipe whose reader has gone then fails with EPIPE instead of killing lensd.
         worker.submit { _ = lens_block_sigpipe() }
     }
 
@@ -82,8 +83,7 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
     private func send() {
         let jpeg: [UInt8]
         do { jpeg = try encode() } catch {
-            // A corrupt camera JPEG, or a frame smaller than the preview (after ChangeCamera):
-            // this frame is lost, the stream goes on.
+            // A corrupt camera JPEG: this frame is lost, the stream goes on.
             counters.withLock { $0.dropped() }
             return
         }
