@@ -25,6 +25,9 @@ final class LensctlPreviewTests: LensdTestCase {
                                     "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0", stream.path])
         XCTAssertEqual(String(decoding: probe.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
                        "mjpeg,320,180,5", String(decoding: probe.stderr, as: UTF8.self))
+        let decode = try runProcess(["ffmpeg", "-nostdin", "-v", "error", "-f", "mjpeg", "-i", stream.path, "-f", "null", "-"])
+        XCTAssertEqual(decode.status, 0)
+        XCTAssertEqual(String(decoding: decode.stderr, as: UTF8.self), "", "every frame decodes cleanly")
     }
 
     func testOneFrameToAFileIsAJPEGSaidToBeUnsigned() throws {
