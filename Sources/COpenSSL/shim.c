@@ -23,3 +23,20 @@ int lens_sk_ASN1_OBJECT_num(const STACK_OF(ASN1_OBJECT) *stack) {
 ASN1_OBJECT *lens_sk_ASN1_OBJECT_value(const STACK_OF(ASN1_OBJECT) *stack, int index) {
     return sk_ASN1_OBJECT_value(stack, index);
 }
+
+STACK_OF(X509_EXTENSION) *lens_sk_X509_EXTENSION_new_null(void) {
+    return sk_X509_EXTENSION_new_null();
+}
+
+int lens_sk_X509_EXTENSION_push(STACK_OF(X509_EXTENSION) *stack, X509_EXTENSION *extension) {
+    return sk_X509_EXTENSION_push(stack, extension);
+}
+
+void lens_sk_X509_EXTENSION_free(STACK_OF(X509_EXTENSION) *stack) {
+    sk_X509_EXTENSION_free(stack);
+}
+
+void lens_ASN1_BIT_STRING_whole_bytes(ASN1_BIT_STRING *string) {
+    string->flags &= ~(ASN1_STRING_FLAG_BITS_LEFT | 0x07);
+    string->flags |= ASN1_STRING_FLAG_BITS_LEFT;
+}

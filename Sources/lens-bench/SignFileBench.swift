@@ -49,7 +49,7 @@ struct SignFileBench {
         let output = dir.appendingPathComponent("signed.\(format.fileExtension)").path
         try FileManager.default.copyItem(atPath: file, toPath: input)
         let size = try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int ?? 0
-        let signer = try SoftwareSigner(keyPEM: try String(contentsOfFile: key, encoding: .utf8),
+        let signer = try KeySigner(keyPEM: try String(contentsOfFile: key, encoding: .utf8),
                                         chainPEM: try String(contentsOfFile: chain, encoding: .utf8))
 
         let lensd = try Measure.times(runs: runs) {
@@ -115,7 +115,7 @@ struct SignFileBench {
     }
 
     /// The benchmark's own output must verify Trusted, or its figure means nothing.
-    private func checkTrusted(_ path: String, signer: SoftwareSigner) throws -> String {
+    private func checkTrusted(_ path: String, signer: KeySigner) throws -> String {
         let anchors = try anchor.map { try Certificate.parsePEM(try String(contentsOfFile: $0, encoding: .utf8)) }
             ?? [signer.certificateChain.last!]
         let report = try Verifier(trustAnchors: anchors).verify(fileAt: path)

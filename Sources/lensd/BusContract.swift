@@ -18,13 +18,16 @@ enum BusContract {
             M(name: "OpenSession", inSignature: "a{sv}", inNames: ["options"], outSignature: "o", outNames: ["session"]),
             M(name: "ListDevices", inSignature: "", inNames: [], outSignature: "aa{sv}", outNames: ["devices"]),
             M(name: "GetTrustAnchor", inSignature: "", inNames: [], outSignature: "s", outNames: ["pem"]),
+            M(name: "CreateCertificateRequest", inSignature: "a{sv}", inNames: ["subject"], outSignature: "s", outNames: ["pem"]),
+            M(name: "InstallCertificate", inSignature: "s", inNames: ["chainPem"], outSignature: "a{sv}", outNames: ["info"]),
         ],
         properties: [
             P(name: "Version", signature: "s", writable: false, emitsChange: .const),
             // Cameras come and go (hot-plug): changes are broadcast.
             P(name: "CameraPresent", signature: "b", writable: false, emitsChange: .yes),
             P(name: "EnrollmentState", signature: "s", writable: false, emitsChange: .yes),
-            P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .const),
+            // Changes when InstallCertificate installs a new certificate.
+            P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .yes),
             // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
             P(name: "CameraHolder", signature: "s", writable: false, emitsChange: .yes),
         ],

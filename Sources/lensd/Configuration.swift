@@ -28,6 +28,12 @@ struct Configuration {
     var keyPath: String?
     var chainPath: String?
     var trustAnchorPath: String?
+    /// `key = pkcs11:…`, with the module and PIN file it needs (see validateKeys).
+    var pkcs11URI: PKCS11URI?
+    var pkcs11Module: String?
+    var pkcs11PinFile: String?
+    var enrollment: IdentityConfiguration.Enrollment = .selfIssued
+    var organizationTrustAnchorPath: String?
     var allowedGroup = "lens"
     var maxSessionsPerUser = 4
     var sessionIdleTimeout: Duration = .seconds(300)
@@ -57,7 +63,8 @@ struct Configuration {
     /// Every key, for "did you mean" (a test keeps it equal to the keys config/lensd.conf documents).
     static let keys = [
         "bus", "config", "state-dir", "camera", "synthetic-size", "capture-size", "allow-virtual-devices",
-        "camera-position", "gpsd", "location", "declared-location", "key", "chain", "trust-anchor", "allowed-group",
+        "camera-position", "gpsd", "location", "declared-location", "key", "chain", "trust-anchor", "pkcs11-module",
+        "pkcs11-pin-file", "enrollment", "org-trust-anchor", "allowed-group",
         "max-sessions-per-user", "session-idle-timeout", "claim-idle-timeout", "max-results-per-user", "max-result-bytes-per-user",
         "min-free-bytes", "jpeg-quality", "thumbnail-in-manifest", "video-encoding", "video-bitrate",
         "video-max-duration", "video-max-bytes", "log-level",
@@ -90,6 +97,7 @@ struct Configuration {
                 throw error
             }
         }
+        try configuration.validateKeys()
         return configuration
     }
 
@@ -140,7 +148,25 @@ struct Configuration {
             }
             declaredLocation = DeclaredLocation(latitude: numbers[0]!, longitude: numbers[1]!,
                                                 altitude: numbers.count == 3 ? numbers[2] : nil, accuracy: 3)
-        case "key": keyPath = value
+        case "key":
+            if value.hasPrefix("tpm2:") {
+                throw ConfigurationError("tpm2: keys are not supported by this lensd yet; use a pkcs11: URI or a key file")
+            }
+            if value.hasPrefix("pkcs11:") {
+                do { pkcs11URI = try PKCS11URI(parsing: value) } catch { throw ConfigurationError(error.description) }
+                keyPath = nil
+            } else {
+                keyPath = value
+                pkcs11URI = nil
+            }
+        case "pkcs11-module": pkcs11Module = value
+        case "pkcs11-pin-file": pkcs11PinFile = value
+        case "enrollment":
+            guard let mode = IdentityConfiguration.Enrollment(rawValue: value) else {
+                throw ConfigurationError("enrollment must be self or org, not \(value)")
+            }
+            enrollment = mode
+        case "org-trust-anchor": organizationTrustAnchorPath = value
         case "chain": chainPath = value
         case "trust-anchor": trustAnchorPath = value
         case "allowed-group": allowedGroup = value
@@ -171,6 +197,33 @@ struct Configuration {
             let hint = KeySuggestion.nearest(to: key, among: Self.keys).map { " — did you mean \($0)?" } ?? ""
             throw ConfigurationError("unknown setting \(key)\(hint)")
         }
+    }
+
+    /// The settings a device key needs together; a half-configured key is a start-up error, not
+    /// a daemon that cannot sign.
+    private func validateKeys() throws {
+        if pkcs11URI != nil {
+            guard pkcs11Module != nil, pkcs11PinFile != nil else {
+                throw ConfigurationError("key = pkcs11:… needs pkcs11-module (the module's .so) and pkcs11-pin-file (the token's PIN)")
+            }
+            guard enrollment == .organization else {
+                throw ConfigurationError("key = pkcs11:… needs enrollment = org: a token key is certified by the organization's CA")
+            }
+        }
+        if enrollment == .organization {
+            guard organizationTrustAnchorPath != nil else {
+                throw ConfigurationError("enrollment = org needs org-trust-anchor, the organization's root certificate")
+            }
+            guard chainPath == nil else {
+                throw ConfigurationError("chain is not read with enrollment = org: the chain comes from lensctl enroll install")
+            }
+        }
+    }
+
+    /// The PKCS#11 key, when `key` is a pkcs11: URI.
+    var pkcs11: PKCS11KeyConfiguration? {
+        guard let pkcs11URI, let pkcs11Module, let pkcs11PinFile else { return nil }
+        return PKCS11KeyConfiguration(uri: pkcs11URI, modulePath: pkcs11Module, pinFile: pkcs11PinFile)
     }
 
     var videoEncoding: VideoEncoding {

@@ -52,9 +52,7 @@ enum Daemon {
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
 
-        let identity = DeviceIdentity.load(IdentityConfiguration(
-            stateDirectory: state, keyPath: configuration.keyPath, chainPath: configuration.chainPath,
-            trustAnchorPath: configuration.trustAnchorPath, deviceName: ProcessInfo.processInfo.hostName))
+        let identity = DeviceIdentity.load(configuration.identityConfiguration)
         if identity.state == .enrolled {
             Log.info("device identity \(identity.fingerprint ?? "?"), certificate valid until \(identity.certificateNotAfter.map { "\($0)" } ?? "?")")
         } else {

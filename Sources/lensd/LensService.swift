@@ -11,7 +11,8 @@ final class LensService: @unchecked Sendable {
     let loop: EventLoop
     let bus: BusConnection
     let authorizer: Authorizer
-    let identity: DeviceIdentity
+    /// Replaced only by reloadIdentity (InstallCertificate).
+    private(set) var identity: DeviceIdentity
     let store: ResultStore
     /// Replaced when hot-plug finds new cameras, only while no session holds the camera.
     private(set) var rig: CameraRig
@@ -279,11 +280,24 @@ final class LensService: @unchecked Sendable {
         configuration.locationPolicy == .never ? nil : currentFix
     }
 
+    /// Loads the identity again after an enrollment changed it, and announces what changed.
+    func reloadIdentity() {
+        identity = DeviceIdentity.load(configuration.identityConfiguration)
+        let notAfter = UInt64(max(0, identity.certificateNotAfter?.timeIntervalSince1970 ?? 0))
+        try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
+                                       changed: ["CertificateNotAfter": .uint64(notAfter)], destination: nil)
+        refreshConditions()
+    }
+
     func refreshConditions() {
         let enrollment = identity.state(at: Date())
         if enrollment != enrollmentState {
             enrollmentState = enrollment
-            Log.warning("capture disabled (enrollment): the device certificate is \(enrollment.rawValue)")
+            if enrollment == .enrolled {
+                Log.info("capture enabled (enrollment): the device certificate is enrolled")
+            } else {
+                Log.warning("capture disabled (enrollment): the device certificate is \(enrollment.rawValue)")
+            }
             // Manager properties are nothing personal: their changes are broadcast.
             try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
                                            changed: ["EnrollmentState": .string(enrollment.rawValue)], destination: nil)

@@ -16,6 +16,8 @@ final class Manager: BusInterface {
             case "OpenSession": return try openSession(call, uid: uid)
             case "ListDevices": return .reply([.array(elementSignature: "a{sv}", service.rig.descriptions.map(Wire.listedDevice))])
             case "GetTrustAnchor": return try trustAnchor()
+            case "CreateCertificateRequest": return try Enrollment(service: service).createCertificateRequest(call, uid: uid)
+            case "InstallCertificate": return try Enrollment(service: service).installCertificate(call, uid: uid)
             default: return .error(BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)"))
             }
         } catch {

@@ -79,7 +79,7 @@ final class LensctlExitCodeTests: LensdTestCase {
         let plain = try TestMP4.make(at: tmp.file("plain.mp4"), .h264MoovLast)
         try lensctl.expect(6, ["verify", plain.path])
         let pki = try TestPKI.make(in: tmp.file("pki"))
-        let signer = try SoftwareSigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8),
+        let signer = try KeySigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8),
                                         chainPEM: try String(contentsOf: pki.chain, encoding: .utf8))
         let writer = ManifestWriter(generator: ClaimGeneratorInfo(name: "lensctl-test", version: "0"),
                                     assertions: [ActionsAssertion(when: Date(), digitalSourceType: .digitalCapture)], signer: signer)

@@ -25,4 +25,12 @@ void lens_sk_X509_free(STACK_OF(X509) *stack);
 int lens_sk_ASN1_OBJECT_num(const STACK_OF(ASN1_OBJECT) *stack);
 ASN1_OBJECT *lens_sk_ASN1_OBJECT_value(const STACK_OF(ASN1_OBJECT) *stack, int index);
 
+STACK_OF(X509_EXTENSION) *lens_sk_X509_EXTENSION_new_null(void);
+int lens_sk_X509_EXTENSION_push(STACK_OF(X509_EXTENSION) *stack, X509_EXTENSION *extension);
+/// Frees the stack only; the extensions stay their owners'.
+void lens_sk_X509_EXTENSION_free(STACK_OF(X509_EXTENSION) *stack);
+
+/// Marks a BIT STRING as whole bytes (no unused bits), as a signature is; the flag is a struct field.
+void lens_ASN1_BIT_STRING_whole_bytes(ASN1_BIT_STRING *string);
+
 #endif

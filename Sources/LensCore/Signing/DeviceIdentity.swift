@@ -30,9 +30,13 @@ public final class DeviceIdentity: Sendable {
     public static func load(_ configuration: IdentityConfiguration, now: Date = Date()) -> DeviceIdentity {
         let material: IdentityMaterial
         do {
-            material = try configuration.usesConfiguredCredentials
-                ? ConfiguredIdentity.load(configuration)
-                : EmbeddedIdentity.load(configuration, now: now)
+            if configuration.enrollment == .organization {
+                material = try OrganizationIdentity.load(configuration)
+            } else if configuration.usesConfiguredCredentials {
+                material = try ConfiguredIdentity.load(configuration)
+            } else {
+                material = try EmbeddedIdentity.load(configuration, now: now)
+            }
         } catch {
             return DeviceIdentity(state: error.state, problem: error.problem, signer: nil, trustAnchor: nil, certificate: nil)
         }

@@ -18,6 +18,18 @@ public struct IdentityConfiguration: Sendable {
     /// Device certificate lifetime in days, clamped to 1...366: manifests without a time-stamp
     /// turn Invalid when it expires, and a year bounds the damage of a leaked key.
     public var lifetimeDays: Int
+    /// `self`: lensd's own device CA (above); `org`: a certificate the organization's CA issued
+    /// for the device key, installed with InstallCertificate.
+    public var enrollment: Enrollment = .selfIssued
+    /// With `org`: the organization's root, the only anchor an installed chain may lead to.
+    public var organizationTrustAnchorPath: String?
+    /// With `org`: the device key on a PKCS#11 token (`key = pkcs11:…`); nil for a software key.
+    public var pkcs11: PKCS11KeyConfiguration?
+
+    public enum Enrollment: String, Sendable {
+        case selfIssued = "self"
+        case organization = "org"
+    }
 
     public init(
         stateDirectory: URL,

@@ -5,10 +5,11 @@ import LensCrypto
 /// A key, its certificate chain and the trust anchor, parsed but not yet checked, plus what to
 /// tell the administrator if they turn out unusable.
 struct IdentityMaterial {
-    let key: PrivateKey
+    let key: any SigningKey
     /// Leaf first; never empty.
     let chain: [Certificate]
     let trustAnchor: Certificate
+    /// The key's file or URI, for messages.
     let keyPath: String
     let chainPath: String
     let trustAnchorPath: String
@@ -42,7 +43,7 @@ struct IdentityMaterial {
             throw IdentityFailure(.expired, "\(problem); \(remedy)")
         }
         do {
-            return try SoftwareSigner(key: key, chain: signingChain)
+            return try KeySigner(key: key, chain: signingChain)
         } catch {
             throw IdentityFailure(.invalid, "cannot sign with the key \(keyPath): \(error); \(remedy)")
         }

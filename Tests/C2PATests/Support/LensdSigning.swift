@@ -7,8 +7,8 @@ import LensCrypto
 enum LensdSigning {
     static let generator = ClaimGeneratorInfo(name: "lensd", version: "0.1.0-test", operatingSystem: "Linux")
 
-    static func signer(_ pki: TestPKI) throws -> SoftwareSigner {
-        try SoftwareSigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8),
+    static func signer(_ pki: TestPKI) throws -> KeySigner {
+        try KeySigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8),
                            chainPEM: try String(contentsOf: pki.chain, encoding: .utf8))
     }
 

@@ -53,7 +53,7 @@ final class VideoSigningTests: XCTestCase {
     }
 
     private func signing() throws -> VideoSigning {
-        let signer = try SoftwareSigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8),
+        let signer = try KeySigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8),
                                         chainPEM: try String(contentsOf: pki.chain, encoding: .utf8))
         return VideoSigning(signer: signer, generator: ClaimGeneratorInfo(name: "lensd-tests", version: "0"))
     }

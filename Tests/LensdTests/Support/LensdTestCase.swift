@@ -14,6 +14,8 @@ class LensdTestCase: XCTestCase {
     var daemonArguments: [String] { ["--camera", "synthetic", "--location", "optional", "--gpsd", "none"] }
     /// lensd.conf's content.
     var daemonConfiguration: String { "" }
+    /// lensd's environment beyond the test's own (e.g. SOFTHSM2_CONF).
+    var daemonEnvironment: [String: String] { [:] }
     /// The bus: the shipped policy on a stock system policy, unless a test says otherwise.
     func makeBus() throws -> PrivateSystemBus { try PrivateSystemBus() }
     /// Runs before lensd starts (e.g. to start gpsd).
@@ -30,6 +32,7 @@ class LensdTestCase: XCTestCase {
         try prepare()
         daemon = try DaemonUnderTest(bus: bus, arguments: daemonArguments, stateDirectory: tmp.file("state"),
                                      configuration: daemonConfiguration)
+        daemon.environment = daemonEnvironment
         try daemon.start()
     }
 
@@ -49,6 +52,7 @@ class LensdTestCase: XCTestCase {
         daemon.stop()
         daemon = try DaemonUnderTest(bus: bus, arguments: arguments ?? daemonArguments, stateDirectory: daemon.stateDirectory,
                                      configuration: daemonConfiguration)
+        daemon.environment = daemonEnvironment
         try daemon.start()
     }
 

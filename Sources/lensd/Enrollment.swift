@@ -1,0 +1,87 @@
+import Foundation
+import LensBus
+import LensCore
+import LensCrypto
+
+/// Manager.CreateCertificateRequest and Manager.InstallCertificate: enrolling the device with an
+/// organization's CA (`enrollment = org`). Root only: a request is the device speaking for
+/// itself, and an installed chain decides whom every future photo names.
+struct Enrollment {
+    let service: LensService
+
+    /// Subject options of CreateCertificateRequest; the organization's CA may override any.
+    static let subjectKeys = ["commonName", "organization", "organizationalUnit", "country", "dnsNames"]
+
+    func createCertificateRequest(_ call: MethodCall, uid: UInt32) throws -> MethodResult {
+        try requireRoot(uid, "CreateCertificateRequest")
+        guard let options = call.arguments.first?.vardictValue else { throw LensError.invalidArgument("options must be a{sv}") }
+        var subject = DistinguishedName(commonName: ProcessInfo.processInfo.hostName)
+        var dnsNames: [String] = []
+        for (key, value) in options {
+            switch key {
+            case "commonName": subject.commonName = try Self.text(key, value)
+            case "organization": subject.organization = try Self.text(key, value)
+            case "organizationalUnit": subject.organizationalUnit = try Self.text(key, value)
+            case "country": subject.country = try Self.text(key, value)
+            case "dnsNames":
+                guard let names = value.stringArrayValue else { throw LensError.invalidArgument("dnsNames must be as") }
+                dnsNames = names
+            default:
+                throw LensError.invalidArgument("unknown subject option \(key); known: \(Self.subjectKeys.joined(separator: ", "))")
+            }
+        }
+        do {
+            let pem = try OrganizationEnrollment.certificateRequest(service.configuration.identityConfiguration,
+                                                                    subject: subject, dnsNames: dnsNames)
+            Log.info("enrollment: certificate request created for \(subject.oneLine)")
+            return .reply([.string(pem)])
+        } catch {
+            throw LensError.invalidArgument(error.problem)
+        }
+    }
+
+    func installCertificate(_ call: MethodCall, uid: UInt32) throws -> MethodResult {
+        try requireRoot(uid, "InstallCertificate")
+        guard let pem = call.arguments.first?.stringValue else { throw LensError.invalidArgument("the chain must be a PEM string") }
+        do {
+            try OrganizationEnrollment.install(pem, service.configuration.identityConfiguration)
+        } catch {
+            Log.warning("enrollment: certificate refused: \(error.problem)")
+            throw LensError.invalidArgument("certificate refused: \(error.problem)")
+        }
+        service.reloadIdentity()
+        let identity = service.identity
+        Log.info("enrollment: certificate \(identity.fingerprint ?? "?") installed, state \(identity.state.rawValue)")
+        var info: [String: BusValue] = ["enrollmentState": .string(identity.state.rawValue)]
+        if let certificate = identity.certificate {
+            info["subject"] = .string(certificate.subject.oneLine)
+            info["issuer"] = .string(certificate.issuer.oneLine)
+            info["notAfter"] = .uint64(UInt64(max(0, certificate.notAfter.timeIntervalSince1970)))
+            info["fingerprint"] = .string(identity.fingerprint ?? "")
+        }
+        return .reply([.vardict(info)])
+    }
+
+    private func requireRoot(_ uid: UInt32, _ member: String) throws {
+        guard uid == 0 else { throw LensError.notAuthorized("\(member) is for root only, not \(Authorizer.userName(uid))") }
+    }
+
+    private static func text(_ key: String, _ value: BusValue) throws -> String {
+        guard let text = value.stringValue, !text.isEmpty else { throw LensError.invalidArgument("\(key) must be a non-empty string") }
+        return text
+    }
+}
+
+extension Configuration {
+    /// What DeviceIdentity reads: the embedded default, a configured key and chain, or an
+    /// organization's enrollment.
+    var identityConfiguration: IdentityConfiguration {
+        var identity = IdentityConfiguration(
+            stateDirectory: URL(fileURLWithPath: stateDirectory), keyPath: keyPath, chainPath: chainPath,
+            trustAnchorPath: trustAnchorPath, deviceName: ProcessInfo.processInfo.hostName)
+        identity.enrollment = enrollment
+        identity.organizationTrustAnchorPath = organizationTrustAnchorPath
+        identity.pkcs11 = pkcs11
+        return identity
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import LensClient
+
+/// `lensctl enroll`: enrolling this device with an organization's CA (root only).
+enum EnrollCommand: Command {
+    static let name = "enroll"
+    static let synopsis = "enroll request|install|status  enroll the device with an organization's CA (root only)"
+    static let help = """
+    usage: lensctl enroll request [--subject DN] [--dns NAME]... [--bus ADDRESS] > device.csr
+           lensctl enroll install CHAIN.pem|- [--bus ADDRESS] [--json]
+           lensctl enroll status [--bus ADDRESS] [--json]
+
+    For lensd configured with enrollment = org (see lensd.conf(5)).
+    request  prints a PKCS#10 certificate request (PEM) signed by the device key, creating the
+             key in its backend (PKCS#11 token or state directory) when there is none yet.
+             --subject takes C=, O=, OU= and CN= separated by ',' or '/', e.g.
+             "O=Example News,OU=Cameras,CN=cam-07" (default CN: the host name);
+             --dns adds a subjectAltName DNS name (repeatable).
+    install  installs the chain the organization's CA issued (leaf first, then intermediates);
+             lensd refuses it, changing nothing, unless it certifies the device key, meets the
+             C2PA signing-certificate profile, is valid now and leads to org-trust-anchor.
+    status   the enrollment state and the certificate's expiry.
+    """
+
+    static func run(_ argv: [String]) throws -> ExitCode {
+        let args = try Arguments(argv, options: ["--subject", "--dns"])
+        guard let step = args.positionals.first else { throw CommandFailure(.usage, "enroll needs request, install or status") }
+        let camera = try Connection.camera(args)
+        switch step {
+        case "request":
+            _ = try args.positionals(1, "enroll request takes no file")
+            let subject = try parseSubject(args.last("--subject") ?? "")
+            let dns = args.all("--dns")
+            let pem = try Connection.client { () throws(LensClientError) in try camera.createCertificateRequest(subject: subject, dnsNames: dns) }
+            if args.json { Output.json(["pem": pem]) } else { Output.line(pem.hasSuffix("\n") ? String(pem.dropLast()) : pem) }
+        case "install":
+            let path = try args.positionals(2, "enroll install takes one chain file (or - for stdin)")[1]
+            let pem = try readChain(path)
+            let installed = try Connection.client { () throws(LensClientError) in try camera.installCertificate(chainPEM: pem) }
+            if args.json {
+                Output.json(EnrollmentJSON(installed))
+            } else {
+                Output.line("installed \(installed.subject), issued by \(installed.issuer), valid until \(Output.iso8601(installed.notAfter))")
+                Output.line("enrollment: \(installed.enrollmentState); fingerprint \(installed.fingerprint)")
+            }
+        case "status":
+            _ = try args.positionals(1, "enroll status takes no arguments")
+            let status = try Connection.client { () throws(LensClientError) in try camera.status() }
+            if args.json {
+                Output.json(EnrollmentStatusJSON(enrollment_state: status.enrollmentState, certificate_not_after: status.certificateNotAfter))
+            } else {
+                let expiry = status.certificateNotAfter.map { ", certificate valid until \(Output.iso8601($0))" } ?? ""
+                Output.line("enrollment: \(status.enrollmentState)\(expiry)")
+            }
+        default:
+            throw CommandFailure(.usage, "unknown enroll step \(step); use request, install or status")
+        }
+        return .ok
+    }
+
+    /// "O=Org,OU=Unit,CN=name" or "/O=Org/CN=name" (as openssl writes it).
+    static func parseSubject(_ text: String) throws -> [String: String] {
+        let keys = ["C": "country", "O": "organization", "OU": "organizationalUnit", "CN": "commonName"]
+        var subject: [String: String] = [:]
+        for part in text.split(whereSeparator: { $0 == "," || $0 == "/" }) {
+            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pieces.count == 2, let key = keys[pieces[0].uppercased()], !pieces[1].isEmpty else {
+                throw CommandFailure(.usage, "--subject: \(part) is not C=, O=, OU= or CN= with a value")
+            }
+            subject[key] = pieces[1]
+        }
+        return subject
+    }
+
+    private static func readChain(_ path: String) throws -> String {
+        guard let text = String(validating: try Output.readInput(path == "-" ? "/dev/stdin" : path), as: UTF8.self) else {
+            throw CommandFailure(.unreadableInput, "\(path) is not PEM text")
+        }
+        return text
+    }
+}
+
+struct EnrollmentJSON: Encodable {
+    var enrollment_state: String
+    var subject: String
+    var issuer: String
+    var not_after: Date
+    var fingerprint: String
+
+    init(_ enrollment: LensEnrollment) {
+        enrollment_state = enrollment.enrollmentState
+        subject = enrollment.subject
+        issuer = enrollment.issuer
+        not_after = enrollment.notAfter
+        fingerprint = enrollment.fingerprint
+    }
+}
+
+struct EnrollmentStatusJSON: Encodable {
+    var enrollment_state: String
+    var certificate_not_after: Date?
+}
