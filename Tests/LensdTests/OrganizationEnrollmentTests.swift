@@ -14,8 +14,15 @@ final class OrganizationEnrollmentTests: LensdTestCase {
         ca = try OrganizationCA(in: tmp.file("org-ca"))
     }
 
-    override var daemonConfiguration: String { token.configuration(trustAnchor: ca.root) }
-    override var daemonEnvironment: [String: String] { token.environment }
+    /// Through pkcs11-spy, so that the token's side of every call is logged.
+    override var daemonConfiguration: String { token.configuration(trustAnchor: ca.root, module: SoftHSMToken.spyModule) }
+    override var daemonEnvironment: [String: String] { token.environment.merging(token.spyEnvironment) { $1 } }
+
+    /// The C_Sign calls that reached the token.
+    private func tokenSignatures() -> Int {
+        let log = (try? String(contentsOf: token.spyLog, encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").filter { $0.hasSuffix("C_Sign") }.count
+    }
 
     private func enrollmentState() throws -> String? {
         let c = try client()
@@ -77,6 +84,12 @@ final class OrganizationEnrollmentTests: LensdTestCase {
         let text = try output(["openssl", "req", "-noout", "-text", "-verify"], input: request)
         XCTAssertTrue(text.contains("CN = cam-07") && text.contains("DNS:cam-07.example.org"), text)
 
+        // pkcs11-tool, another PKCS#11 client, sees the key lensd made: it cannot leave the token.
+        let listing = try token.privateKeyListing()
+        XCTAssertTrue(listing.contains("label:      device") && listing.contains("sensitive") && listing.contains("never extractable"),
+                      listing)
+        XCTAssertEqual(tokenSignatures(), 1, "the request is signed by the token")
+
         let info = try install(try ca.issue(request))
         XCTAssertEqual(info["enrollmentState"]?.stringValue, "enrolled")
         XCTAssertEqual(try enrollmentState(), "enrolled")
@@ -88,6 +101,7 @@ final class OrganizationEnrollmentTests: LensdTestCase {
         XCTAssertEqual(try member.finish(), 0, "\(member.lines)")
         let photo = try XCTUnwrap(storedPhotos().first)
         try ReferenceValidator.assertTrusted(photo, anchors: [ca.root])
+        XCTAssertGreaterThan(tokenSignatures(), 1, "the photo's claim is signed by the token")
 
         // Nothing in lensd's state directory is a private key.
         for name in FileManager.default.enumerator(atPath: daemon.stateDirectory.path)?.allObjects as? [String] ?? [] {
@@ -126,6 +140,8 @@ final class OrganizationEnrollmentTests: LensdTestCase {
 
     /// lensctl as root: request, install what `openssl ca` issued, status.
     func testLensctlEnrollsTheDevice() throws {
+        let json = try lensctl.expect(0, ["enroll", "request", "--json"]).stdout
+        try JSONSchemaCheck.assertValid(json, schema: "enroll")
         let request = try lensctl.expect(0, ["enroll", "request", "--subject", "O=Example News,CN=cam-08"])
         XCTAssertTrue(request.stdout.hasPrefix("-----BEGIN CERTIFICATE REQUEST-----"), request.stdout)
         let chain = tmp.file("chain.pem")
@@ -134,6 +150,9 @@ final class OrganizationEnrollmentTests: LensdTestCase {
         XCTAssertTrue(installed.stdout.contains("installed CN=cam-08") || installed.stdout.contains("O=Example News, CN=cam-08"),
                       installed.stdout)
         XCTAssertTrue(try lensctl.expect(0, ["enroll", "status"]).stdout.hasPrefix("enrollment: enrolled, certificate valid until"))
+        try JSONSchemaCheck.assertValid(try lensctl.expect(0, ["enroll", "status", "--json"]).stdout, schema: "enroll")
+        // Installing the same chain again is allowed (it certifies the same key) and reports the same.
+        try JSONSchemaCheck.assertValid(try lensctl.expect(0, ["enroll", "install", chain.path, "--json"]).stdout, schema: "enroll")
     }
 
     /// A wrong PIN leaves capture disabled for `enrollment`, with the token's refusal in the reason.

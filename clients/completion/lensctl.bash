@@ -10,12 +10,12 @@ _lensctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     local words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 
-    local commands="status devices capture record watch set verify trust-anchor preview"
+    local commands="status devices capture record watch set verify trust-anchor preview enroll"
     local common="--bus --json --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--size|--fps|--quality|--frames) ((i++)) ;;
+            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--size|--fps|--quality|--frames|--subject|--dns) ((i++)) ;;
             -*) ;;
             *) command=${words[i]}; break ;;
         esac
@@ -27,7 +27,7 @@ _lensctl() {
         --camera) COMPREPLY=($(compgen -W "back front external" -- "$cur") $(compgen -G "/dev/video*" -- "$cur")); return ;;
         --flash) COMPREPLY=($(compgen -W "off on auto" -- "$cur")); return ;;
         -o|--trust-anchor) _lensctl_files "$cur"; return ;;
-        --zoom|--accuracy|--timeout|--count|--duration|--fps|--quality|--frames) return ;;
+        --zoom|--accuracy|--timeout|--count|--duration|--fps|--quality|--frames|--subject|--dns) return ;;
         --size) COMPREPLY=($(compgen -W "320x240 640x480 1280x720" -- "$cur")); return ;;
     esac
 
@@ -49,6 +49,18 @@ _lensctl() {
             else
                 _lensctl_files "$cur"
             fi ;;
+        enroll)
+            # The step is the first word after "enroll"; install then takes the chain file.
+            local step="" k
+            for ((k = i + 1; k < cword; k++)); do
+                [[ ${words[k]} != -* ]] && { step=${words[k]}; break; }
+            done
+            case $step in
+                "") COMPREPLY=($(compgen -W "request install status" -- "$cur")) ;;
+                request) COMPREPLY=($(compgen -W "--subject --dns $common" -- "$cur")) ;;
+                install) if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur")); else _lensctl_files "$cur"; fi ;;
+                *) COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
+            esac ;;
         set)
             # The setting is the first word after "set", its value the next.
             local setting="" j

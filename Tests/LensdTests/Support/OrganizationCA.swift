@@ -113,12 +113,26 @@ struct SoftHSMToken {
         try OrganizationCA.run(["chmod", "0640", pinFile.path])
     }
 
-    func configuration(trustAnchor: URL) -> String {
+    /// OpenSC's pkcs11-spy: a module that passes every call on to SoftHSM and logs it.
+    static let spyModule = "/usr/lib/x86_64-linux-gnu/pkcs11/pkcs11-spy.so"
+    /// What pkcs11-spy logged of lensd's calls to the token.
+    var spyLog: URL { tokens.appendingPathComponent("spy.log") }
+    var spyEnvironment: [String: String] { ["PKCS11SPY": Self.module, "PKCS11SPY_OUTPUT": spyLog.path] }
+
+    /// pkcs11-tool's description of the token's private keys (its own PKCS#11 client, not lensd's).
+    func privateKeyListing() throws -> String {
+        let r = try runProcess(["pkcs11-tool", "--module", Self.module, "--token-label", label, "--login", "--pin", pin,
+                                "--list-objects", "--type", "privkey"], env: environment)
+        guard r.status == 0 else { throw TestToolError("pkcs11-tool: \(String(decoding: r.stderr, as: UTF8.self))") }
+        return String(decoding: r.stdout, as: UTF8.self)
+    }
+
+    func configuration(trustAnchor: URL, module: String = Self.module) -> String {
         """
         enrollment = org
         org-trust-anchor = \(trustAnchor.path)
         key = pkcs11:token=\(label);object=device
-        pkcs11-module = \(Self.module)
+        pkcs11-module = \(module)
         pkcs11-pin-file = \(pinFile.path)
         """
     }
