@@ -76,7 +76,7 @@ final class OrganizationEnrollmentTests: LensdTestCase {
     }
 
     /// CSR from the token key → `openssl ca` → InstallCertificate → a photo c2pa-python rates
-    /// Trusted with the organization's root, which GetTrustAnchor now returns; the state
+    /// Trusted with the organization's root, which GetTrustAnchor now returns, and so is a video; the state
     /// directory holds no private key, and the token's key is sensitive and not extractable.
     func testTokenKeyEnrollsWithTheOrganizationCAAndSignsTrustedPhotos() throws {
         XCTAssertEqual(try enrollmentState(), "missing")
@@ -102,6 +102,14 @@ final class OrganizationEnrollmentTests: LensdTestCase {
         let photo = try XCTUnwrap(storedPhotos().first)
         try ReferenceValidator.assertTrusted(photo, anchors: [ca.root])
         XCTAssertGreaterThan(tokenSignatures(), 1, "the photo's claim is signed by the token")
+        let signedBeforeVideo = tokenSignatures()
+
+        let video = outbox.appendingPathComponent("video.mp4")
+        let recorder = try peer(["open", "video", "start", "record", "sleep:1500", "stoprec", "wait:VideoSigned:60",
+                                 "fetch:\(video.path)"], as: TestUsers.member)
+        XCTAssertEqual(try recorder.finish(), 0, "\(recorder.lines)")
+        try ReferenceValidator.assertTrusted(video, anchors: [ca.root])
+        XCTAssertGreaterThan(tokenSignatures(), signedBeforeVideo, "the video's claim is signed by the token")
 
         // Nothing in lensd's state directory is a private key.
         for name in FileManager.default.enumerator(atPath: daemon.stateDirectory.path)?.allObjects as? [String] ?? [] {
