@@ -7,9 +7,13 @@ public final class PrivateKey: @unchecked Sendable {
     let key: OpaquePointer
     /// Decoded from the SubjectPublicKeyInfo rather than sharing `key`, so it never holds private material.
     public let publicKey: PublicKey
+    /// Where signing must happen, e.g. "?provider=tpm2" for a key that exists only inside a TPM:
+    /// without it OpenSSL may pick the default provider's ECDSA, which cannot use such a key.
+    let propertyQuery: String?
 
     /// Takes ownership of `key`, freeing it if init fails.
-    init(owning key: OpaquePointer) throws {
+    init(owning key: OpaquePointer, propertyQuery: String? = nil) throws {
+        self.propertyQuery = propertyQuery
         do {
             let spki = try DER.encode("encode public key") { i2d_PUBKEY(key, $0) }
             publicKey = try PublicKey(subjectPublicKeyInfoDER: spki)
@@ -71,7 +75,7 @@ public final class PrivateKey: @unchecked Sendable {
         guard let context = EVP_MD_CTX_new() else { throw CryptoError.openSSL(operation) }
         defer { EVP_MD_CTX_free(context) }
         var length = 0
-        guard EVP_DigestSignInit(context, nil, digest.evpMD, nil, key) == 1,
+        guard EVP_DigestSignInit_ex(context, nil, EVP_MD_get0_name(digest.evpMD), nil, propertyQuery, key, nil) == 1,
               EVP_DigestSign(context, nil, &length, message, message.count) == 1
         else { throw CryptoError.openSSL(operation) }
         var der = [UInt8](repeating: 0, count: length)

@@ -32,6 +32,8 @@ struct Configuration {
     var pkcs11URI: PKCS11URI?
     var pkcs11Module: String?
     var pkcs11PinFile: String?
+    /// `key = tpm2:`.
+    var usesTPM = false
     var enrollment: IdentityConfiguration.Enrollment = .selfIssued
     var organizationTrustAnchorPath: String?
     var allowedGroup = "lens"
@@ -149,15 +151,18 @@ struct Configuration {
             declaredLocation = DeclaredLocation(latitude: numbers[0]!, longitude: numbers[1]!,
                                                 altitude: numbers.count == 3 ? numbers[2] : nil, accuracy: 3)
         case "key":
+            keyPath = nil
+            pkcs11URI = nil
+            usesTPM = false
             if value.hasPrefix("tpm2:") {
-                throw ConfigurationError("tpm2: keys are not supported by this lensd yet; use a pkcs11: URI or a key file")
-            }
-            if value.hasPrefix("pkcs11:") {
+                guard value == "tpm2:" else {
+                    throw ConfigurationError("key = tpm2: takes nothing after the colon: lensd creates the key in the TPM and keeps its wrapped blob")
+                }
+                usesTPM = true
+            } else if value.hasPrefix("pkcs11:") {
                 do { pkcs11URI = try PKCS11URI(parsing: value) } catch { throw ConfigurationError(error.description) }
-                keyPath = nil
             } else {
                 keyPath = value
-                pkcs11URI = nil
             }
         case "pkcs11-module": pkcs11Module = value
         case "pkcs11-pin-file": pkcs11PinFile = value
@@ -209,6 +214,9 @@ struct Configuration {
             guard enrollment == .organization else {
                 throw ConfigurationError("key = pkcs11:… needs enrollment = org: a token key is certified by the organization's CA")
             }
+        }
+        if usesTPM && enrollment != .organization {
+            throw ConfigurationError("key = tpm2: needs enrollment = org: a TPM key is certified by the organization's CA")
         }
         if enrollment == .organization {
             guard organizationTrustAnchorPath != nil else {

@@ -82,6 +82,7 @@ extension Configuration {
         identity.enrollment = enrollment
         identity.organizationTrustAnchorPath = organizationTrustAnchorPath
         identity.pkcs11 = pkcs11
+        identity.usesTPM = usesTPM
         return identity
     }
 }

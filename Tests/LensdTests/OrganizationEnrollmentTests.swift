@@ -24,48 +24,8 @@ final class OrganizationEnrollmentTests: LensdTestCase {
         return log.split(separator: "\n").filter { $0.hasSuffix("C_Sign") }.count
     }
 
-    private func enrollmentState() throws -> String? {
-        let c = try client()
-        return try c.get(TestClient.managerPath, "EnrollmentState", interface: TestClient.manager).stringValue
-    }
-
-    private func certificateRequest() throws -> String {
-        let c = try client()
-        let reply = try c.callManager("CreateCertificateRequest", [.vardict([
-            "commonName": .string("cam-07"), "organization": .string("Example News"),
-            "dnsNames": .array(elementSignature: "s", [.string("cam-07.example.org")]),
-        ])])
-        return try XCTUnwrap(reply.first?.stringValue)
-    }
-
-    /// stdout of `argv` fed `input`; a failure is thrown with its stderr.
-    private func output(_ argv: [String], input: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = argv
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestToolError("\(argv[0]): \(String(decoding: err, as: UTF8.self))") }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private func install(_ chain: String) throws -> [String: BusValue] {
-        let c = try client()
-        let reply = try c.callManager("InstallCertificate", [.string(chain)])
-        guard let info = reply.first?.vardictValue else { throw TestToolError("InstallCertificate answered \(reply)") }
-        return info
-    }
-
     private func assertRefused(_ chain: String, _ reason: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        XCTAssertThrowsError(try install(chain), file: file, line: line) { error in
+        XCTAssertThrowsError(try installCertificate(chain), file: file, line: line) { error in
             let busError = error as? BusError
             XCTAssertEqual(busError?.name, "org.lensd.Lens1.Error.InvalidArgument", "\(error)", file: file, line: line)
             XCTAssertTrue(busError?.message.contains(reason) == true, "\(busError?.message ?? "") lacks \(reason)", file: file, line: line)
@@ -90,7 +50,7 @@ final class OrganizationEnrollmentTests: LensdTestCase {
                       listing)
         XCTAssertEqual(tokenSignatures(), 1, "the request is signed by the token")
 
-        let info = try install(try ca.issue(request))
+        let info = try installCertificate(try ca.issue(request))
         XCTAssertEqual(info["enrollmentState"]?.stringValue, "enrolled")
         XCTAssertEqual(try enrollmentState(), "enrolled")
         let c = try client()
@@ -112,10 +72,7 @@ final class OrganizationEnrollmentTests: LensdTestCase {
         XCTAssertGreaterThan(tokenSignatures(), signedBeforeVideo, "the video's claim is signed by the token")
 
         // Nothing in lensd's state directory is a private key.
-        for name in FileManager.default.enumerator(atPath: daemon.stateDirectory.path)?.allObjects as? [String] ?? [] {
-            let contents = (try? String(contentsOfFile: daemon.stateDirectory.appendingPathComponent(name).path, encoding: .utf8)) ?? ""
-            XCTAssertFalse(contents.contains("PRIVATE KEY"), name)
-        }
+        XCTAssertEqual(privateKeyFiles(), [])
         // A restart reads the installed chain and the token key again.
         try restartDaemon()
         XCTAssertEqual(try enrollmentState(), "enrolled")

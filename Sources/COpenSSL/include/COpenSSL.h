@@ -9,6 +9,8 @@
 #include <openssl/evp.h>
 #include <openssl/objects.h>
 #include <openssl/pem.h>
+#include <openssl/provider.h>
+#include <openssl/encoder.h>
 #include <openssl/rand.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
@@ -29,6 +31,9 @@ STACK_OF(X509_EXTENSION) *lens_sk_X509_EXTENSION_new_null(void);
 int lens_sk_X509_EXTENSION_push(STACK_OF(X509_EXTENSION) *stack, X509_EXTENSION *extension);
 /// Frees the stack only; the extensions stay their owners'.
 void lens_sk_X509_EXTENSION_free(STACK_OF(X509_EXTENSION) *stack);
+
+/// EVP_PKEY_KEYPAIR is a compound macro, which Swift cannot import.
+static const int lens_EVP_PKEY_KEYPAIR = EVP_PKEY_KEYPAIR;
 
 /// Marks a BIT STRING as whole bytes (no unused bits), as a signature is; the flag is a struct field.
 void lens_ASN1_BIT_STRING_whole_bytes(ASN1_BIT_STRING *string);

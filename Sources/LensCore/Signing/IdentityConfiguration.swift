@@ -25,6 +25,9 @@ public struct IdentityConfiguration: Sendable {
     public var organizationTrustAnchorPath: String?
     /// With `org`: the device key on a PKCS#11 token (`key = pkcs11:…`); nil for a software key.
     public var pkcs11: PKCS11KeyConfiguration?
+    /// With `org`: the device key is made inside the TPM (`key = tpm2:`); lensd keeps only the
+    /// TPM's wrapped blob, `<state>/enrollment/device.tpm2`.
+    public var usesTPM = false
 
     public enum Enrollment: String, Sendable {
         case selfIssued = "self"

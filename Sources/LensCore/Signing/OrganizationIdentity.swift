@@ -9,6 +9,8 @@ enum OrganizationIdentity {
     static let chainFileName = "chain.pem"
     /// The software device key, when no `key` is configured.
     static let keyFileName = "device.key"
+    /// The TPM's wrapped blob of a `key = tpm2:` device key; useless without that TPM.
+    static let tpmBlobFileName = "device.tpm2"
     static let enrollRemedy = "enroll with lensctl enroll request, have the organization's CA sign the request, "
         + "then lensctl enroll install CHAIN.pem"
 
@@ -42,6 +44,7 @@ enum OrganizationIdentity {
     /// The device key, made first when `create` and there is none; nil when there is none.
     static func deviceKey(_ configuration: IdentityConfiguration, create: Bool) throws(IdentityFailure) -> (any SigningKey)? {
         if let pkcs11 = configuration.pkcs11 { return try pkcs11.open(create: create) }
+        if configuration.usesTPM { return try tpmKey(configuration, create: create) }
         let path = configuration.keyPath ?? "\(directory(configuration))/\(keyFileName)"
         let remedy = "remove \(path) and enroll again"
         do {
@@ -64,6 +67,7 @@ enum OrganizationIdentity {
 
     static func keyName(_ configuration: IdentityConfiguration) -> String {
         if let pkcs11 = configuration.pkcs11 { return "pkcs11:token=\(pkcs11.uri.token);object=\(pkcs11.uri.object)" }
+        if configuration.usesTPM { return "tpm2: (\(directory(configuration))/\(tpmBlobFileName))" }
         return configuration.keyPath ?? "\(directory(configuration))/\(keyFileName)"
     }
 
@@ -74,6 +78,29 @@ enum OrganizationIdentity {
         let state = try Syscalls.open(configuration.stateDirectory.path, O_RDONLY | O_DIRECTORY)
         let directory = try StateDirectoryEntry.open(directoryName, in: state, as: .directory, label: path)
         try StagedFile(directory: directory, parts: [bytes], mode: mode).commit(as: name)
+    }
+
+    private static func tpmKey(_ configuration: IdentityConfiguration, create: Bool) throws(IdentityFailure) -> (any SigningKey)? {
+        let path = "\(directory(configuration))/\(tpmBlobFileName)"
+        let text: String
+        do {
+            text = try CredentialFile.read(path, "the TPM key blob", isSecret: true, remedy: "remove \(path) and enroll again")
+        } catch let failure where failure.state == .missing {
+            guard create else { return nil }
+            do {
+                let made = try TPMKey.generate()
+                try store(Array(made.blob.utf8), as: tpmBlobFileName, mode: 0o600, configuration)
+                return made.key
+            } catch {
+                throw IdentityFailure(.invalid, "cannot create the device key in the TPM: \(error)")
+            }
+        }
+        do {
+            return try TPMKey.load(blob: text)
+        } catch {
+            throw IdentityFailure(.invalid, "the TPM cannot load the device key \(path) (another TPM's, or the TPM is unreachable: "
+                                  + "/dev/tpmrm0 or TPM2OPENSSL_TCTI): \(error)")
+        }
     }
 
     private static func generateSoftwareKey(_ configuration: IdentityConfiguration) throws(IdentityFailure) -> any SigningKey {
