@@ -16,6 +16,8 @@ enum BusContract {
             M(name: "OpenSession", inSignature: "a{sv}", inNames: ["options"], outSignature: "o", outNames: ["session"]),
             M(name: "ListDevices", inSignature: "", inNames: [], outSignature: "aa{sv}", outNames: ["devices"]),
             M(name: "GetTrustAnchor", inSignature: "", inNames: [], outSignature: "s", outNames: ["pem"]),
+            M(name: "ListUploads", inSignature: "", inNames: [], outSignature: "aa{sv}", outNames: ["uploads"]),
+            M(name: "RetryUploads", inSignature: "s", inNames: ["name"], outSignature: "u", outNames: ["count"]),
         ],
         properties: [
             P(name: "Version", signature: "s", writable: false, emitsChange: .const),
@@ -23,6 +25,7 @@ enum BusContract {
             P(name: "CameraPresent", signature: "b", writable: false, emitsChange: .yes),
             P(name: "EnrollmentState", signature: "s", writable: false, emitsChange: .yes),
             P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .const),
+            P(name: "OutboxState", signature: "a{sv}", writable: false, emitsChange: .yes),
         ],
         signals: [])
 
@@ -74,5 +77,7 @@ enum BusContract {
             S(name: "VideoThumbnailGenerated", signature: "sayd", names: ["name", "thumbnail", "duration"]),
             S(name: "VideoSigned", signature: "sa{sv}", names: ["name", "info"]),
             S(name: "VideoUnsigned", signature: "sa{sv}", names: ["name", "info"]),
+            S(name: "ResultUploaded", signature: "sa{sv}", names: ["name", "info"]),
+            S(name: "UploadFailed", signature: "sss", names: ["name", "error", "message"]),
         ])
 }
