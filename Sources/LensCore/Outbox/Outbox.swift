@@ -234,7 +234,7 @@ public final class Outbox: @unchecked Sendable {
     }
 
     private static func queueOrder(_ a: OutboxRecord, _ b: OutboxRecord) -> Bool {
-        (a.nextAttempt, a.queuedAt, a.name) < (b.nextAttempt, b.queuedAt, b.name)
+        (a.queuedAt, a.name) < (b.queuedAt, b.name)
     }
 
     private static func bytes(hex: String) -> [UInt8] {
