@@ -42,6 +42,8 @@ public final class NginxServer {
             uwsgi_temp_path \(d)/body-temp/uwsgi;
             scgi_temp_path \(d)/body-temp/scgi;
             client_max_body_size 1g;
+            # Bodies go to the temp file from the first KiB, so a test sees an upload under way.
+            client_body_buffer_size 1k;
             server {
                 listen 127.0.0.1:\(httpPort);
                 listen 127.0.0.1:\(httpsPort) ssl;
@@ -87,6 +89,13 @@ public final class NginxServer {
             guard rest.count >= 3 else { return nil }
             return "\(rest[0]) \(rest[2])"
         }
+    }
+
+    /// The size of the largest request body nginx is still receiving (0 when none).
+    public var partialUploadBytes: Int {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: bodyTemp.path)) ?? []
+        return files.compactMap { try? FileManager.default.attributesOfItem(atPath: bodyTemp.appendingPathComponent($0).path)[.size] as? Int }
+            .max() ?? 0
     }
 
     public var errorLog: String { (try? String(contentsOf: directory.file("logs/error.log"), encoding: .utf8)) ?? "" }

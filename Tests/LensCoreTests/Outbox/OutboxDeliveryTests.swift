@@ -71,12 +71,12 @@ final class OutboxDeliveryTests: XCTestCase {
 
         // Half-way: nginx's body temp file holds part of the upload.
         let deadline = Date().addingTimeInterval(60)
-        while partialBodyBytes() < 2 << 20 {
+        while nginx.partialUploadBytes < 2 << 20 {
             guard Date() < deadline else { return XCTFail("the upload never started: \(nginx.errorLog)") }
             usleep(20_000)
         }
         nginx.stop(signal: SIGKILL)
-        XCTAssertLessThan(partialBodyBytes(), large.size, "killed before the body was complete")
+        XCTAssertLessThan(nginx.partialUploadBytes, large.size, "killed before the body was complete")
         XCTAssertEqual(nginx.storedFiles(), [], "no partial file is kept as the result")
         try harness.events.wait("the failed attempt") { _ in !harness.outbox.summary.lastError.isEmpty }
         XCTAssertEqual(harness.outbox.summary.queued, 1)
@@ -86,12 +86,6 @@ final class OutboxDeliveryTests: XCTestCase {
         let arrived = nginx.root.appendingPathComponent("dav/\(large.name).mp4")
         XCTAssertEqual(try OutboxHarness.sha256(arrived), large.sha256)
         XCTAssertEqual(nginx.storedFiles().count, 1)
-    }
-
-    private func partialBodyBytes() -> Int {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: nginx.bodyTemp.path)) ?? []
-        return files.compactMap { try? FileManager.default.attributesOfItem(atPath: nginx.bodyTemp.appendingPathComponent($0).path)[.size] as? Int }
-            .max() ?? 0
     }
 
     func testTheQueueSurvivesARestartAndARequeuedFileIsWhatIsDelivered() throws {

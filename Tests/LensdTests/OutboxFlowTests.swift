@@ -1,0 +1,220 @@
+import Foundation
+import LensBus
+import LensCrypto
+import LensTestSupport
+import XCTest
+
+/// lensd's outbox end to end: lensd as user lensd on the private bus, a real nginx (WebDAV PUT,
+/// TLS from a test PKI) started by the test on 127.0.0.1, what nginx stored read back.
+class OutboxFlowTestCase: LensdTestCase {
+    var nginx: NginxServer!
+
+    /// Where lensd sends results; the TLS location by default.
+    var uploadURL: String { nginx.url(tls: true) }
+
+    override func prepare() throws {
+        nginx = try NginxServer()
+        try nginx.start()
+    }
+
+    override var daemonConfiguration: String {
+        "upload-url = \(uploadURL)\nupload-ca = \(nginx.trustedCA.path)\nupload-retry-max = 2s\n"
+    }
+
+    override func tearDown() {
+        super.tearDown()
+        nginx = nil
+    }
+
+    /// BeginCapture → PhotoSigned; the photo's name and its info.
+    func capturePhoto(_ c: TestClient, _ session: String) throws -> (name: String, info: [String: BusValue]) {
+        let name = try XCTUnwrap(try c.call(session, "BeginCapture").first?.stringValue)
+        let signed = try c.waitForSignal("PhotoSigned", path: session, timeout: 30) { $0.arguments.first?.stringValue == name }
+        return (name, signed.arguments.last?.vardictValue ?? [:])
+    }
+
+    func outboxState(_ c: TestClient) throws -> [String: BusValue] {
+        try XCTUnwrap(try c.get(TestClient.managerPath, "OutboxState", interface: TestClient.manager).vardictValue)
+    }
+
+    /// Polls OutboxState (a liveness deadline, not a sleep) until `predicate` holds.
+    @discardableResult
+    func waitForOutboxState(_ c: TestClient, timeout: TimeInterval = 30, _ what: String,
+                            until predicate: ([String: BusValue]) -> Bool) throws -> [String: BusValue] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let state = try outboxState(c)
+            if predicate(state) { return state }
+            guard Date() < deadline else { throw TestToolError("\(what): OutboxState is still \(state)") }
+            try c.drain(for: 0.1)
+        }
+    }
+
+    func arrived(_ name: String, _ ext: String) -> URL { nginx.root.appendingPathComponent("dav/\(name).\(ext)") }
+
+    func sha256(_ url: URL) throws -> String { Digest.hash(Array(try Data(contentsOf: url))).map { String(format: "%02x", $0) }.joined() }
+}
+
+final class OutboxFlowTests: OutboxFlowTestCase {
+    func testPhotosAndAVideoArriveByteIdenticalTrustedAndOnlyTheOwnerHearsOfIt() throws {
+        let bystander = try peer(["open", "listen:20"], as: TestUsers.member)
+        try bystander.waitForLine("listening")
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        var announced: [String: String] = [:]  // name → sha256 from PhotoSigned/VideoSigned
+        for _ in 0..<2 {
+            let photo = try capturePhoto(c, session)
+            XCTAssertEqual(photo.info["upload"]?.stringValue, "queued")
+            announced[photo.name] = photo.info["sha256"]?.stringValue
+        }
+        try c.set(session, "CameraMode", .string("video"))
+        try c.call(session, "StartVideoCapture")
+        try c.drain(for: 1.5)
+        try c.call(session, "StopVideoCapture")
+        let video = try c.waitForSignal("VideoSigned", path: session, timeout: 60)
+        let videoName = try XCTUnwrap(video.arguments.first?.stringValue)
+        XCTAssertEqual(video.arguments.last?.vardictValue?["upload"]?.stringValue, "queued")
+
+        let anchor = try c.trustAnchorFile(in: tmp)
+        var uploaded: [String] = []
+        for _ in 0..<3 {
+            let signal = try c.waitForSignal("ResultUploaded", path: session, timeout: 60)
+            let name = try XCTUnwrap(signal.arguments.first?.stringValue)
+            let info = try XCTUnwrap(signal.arguments.last?.vardictValue)
+            let ext = name == videoName ? "mp4" : "jpg"
+            let file = arrived(name, ext)
+            XCTAssertEqual(info["url"]?.stringValue, "https://127.0.0.1:\(nginx.httpsPort)/dav/\(name).\(ext)")
+            XCTAssertEqual(info["status"]?.uint32Value, 201)
+            XCTAssertEqual(info["sha256"]?.stringValue, try sha256(file), "byte-identical to what was announced")
+            let stored = daemon.stateDirectory.appendingPathComponent("results/0/\(name).\(ext)")
+            XCTAssertEqual(try Data(contentsOf: file), try Data(contentsOf: stored))
+            if let sha = announced[name] { XCTAssertEqual(info["sha256"]?.stringValue, sha) }
+            try ReferenceValidator.assertTrusted(file, anchors: [anchor])
+            uploaded.append(name)
+        }
+        XCTAssertEqual(Set(uploaded), Set(announced.keys).union([videoName]))
+        try waitForOutboxState(c, "an empty outbox") { $0["queued"]?.uint32Value == 0 }
+        XCTAssertEqual(try outboxState(c)["last_error"]?.stringValue, "")
+
+        XCTAssertEqual(try bystander.finish(), 0)
+        XCTAssertFalse(bystander.lines.contains { $0.contains("ResultUploaded") }, "\(bystander.lines)")
+    }
+
+    func testCapturesWhileNginxIsStoppedAreQueuedAndDeliveredOnceItStarts() throws {
+        nginx.stop()
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        let names = try (0..<2).map { _ in try capturePhoto(c, session).name }
+        let state = try waitForOutboxState(c, "both queued after a failed attempt") {
+            $0["queued"]?.uint32Value == 2 && !($0["last_error"]?.stringValue ?? "").isEmpty
+        }
+        XCTAssertTrue(state["last_error"]?.stringValue?.contains("onnect") ?? false, "\(state)")
+        XCTAssertGreaterThan(state["bytes"]?.uint64Value ?? 0, 0)
+        let listed = try XCTUnwrap(try c.callManager("ListUploads").first?.arrayValue).compactMap(\.vardictValue)
+        XCTAssertEqual(Set(listed.compactMap { $0["name"]?.stringValue }), Set(names))
+        XCTAssertTrue(listed.allSatisfy { $0["state"]?.stringValue == "queued" }, "\(listed)")
+
+        try nginx.start()
+        let delivered = try (0..<2).map { _ in try c.waitForSignal("ResultUploaded", path: session, timeout: 30) }
+        XCTAssertEqual(Set(delivered.compactMap { $0.arguments.first?.stringValue }), Set(names))
+        for name in names {
+            XCTAssertEqual(try sha256(arrived(name, "jpg")),
+                           try sha256(daemon.stateDirectory.appendingPathComponent("results/0/\(name).jpg")))
+        }
+        try waitForOutboxState(c, "an empty outbox") { $0["queued"]?.uint32Value == 0 && $0["last_error"]?.stringValue == "" }
+    }
+
+    /// OutboxState is nothing personal: any member may read it; the policy keeps others out.
+    func testGroupMembersReadOutboxStateAndOutsidersCannot() throws {
+        let get = "get:/org/lensd/Lens1:org.lensd.Lens1.Manager:OutboxState"
+        let member = try peer([get], as: TestUsers.member)
+        XCTAssertEqual(try member.finish(), 0)
+        XCTAssertTrue(member.lines.contains { $0.hasPrefix("reply \(get)") && $0.contains("queued") }, "\(member.lines)")
+        let outsider = try peer([get], as: TestUsers.outsider)
+        _ = try outsider.finish()
+        XCTAssertTrue(outsider.lines.contains { $0.hasPrefix("error \(get)") }, "\(outsider.lines)")
+    }
+}
+
+/// A server that refuses the file for good: the owner is told, the photo stays, nothing is retried.
+final class OutboxRefusalTests: OutboxFlowTestCase {
+    override var uploadURL: String { nginx.url(tls: false, location: "small") }
+
+    func testA413IsReportedToTheOwnerKeptLocallyAndNotRetried() throws {
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        let photo = try capturePhoto(c, session)
+        let failed = try c.waitForSignal("UploadFailed", path: session, timeout: 30)
+        XCTAssertEqual(failed.arguments.map(\.stringValue), [photo.name, "too_large", failed.arguments[2].stringValue])
+        XCTAssertTrue(failed.arguments[2].stringValue?.contains("413") ?? false, "\(failed.arguments)")
+        XCTAssertNoThrow(try c.call(session, "FetchResult", [.string(photo.name)]), "kept locally")
+        let listed = try XCTUnwrap(try c.callManager("ListUploads").first?.arrayValue?.first?.vardictValue)
+        XCTAssertEqual(listed["state"]?.stringValue, "failed")
+        XCTAssertEqual(listed["attempts"]?.uint32Value, 1)
+        XCTAssertEqual(try outboxState(c)["queued"]?.uint32Value, 0)
+        XCTAssertEqual(try outboxState(c)["next_attempt"]?.uint64Value, 0, "no retry is scheduled")
+        XCTAssertEqual(nginx.puts, ["/small/\(photo.name).jpg 413"])
+
+        // RetryUploads asks again (and answers NotFound for a name that is not waiting).
+        XCTAssertEqual(try c.callManager("RetryUploads", [.string(photo.name)]).first?.uint32Value, 1)
+        _ = try c.waitForSignal("UploadFailed", path: session, timeout: 30)
+        XCTAssertEqual(nginx.puts.count, 2)
+        XCTAssertThrowsError(try c.callManager("RetryUploads", [.string(UUID().uuidString.lowercased())])) {
+            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.NotFound")
+        }
+    }
+}
+
+/// lensd SIGKILLed while it sends a photo (slowed by a throttling relay in front of nginx): the
+/// restarted lensd sends it again whole, and nginx keeps exactly one file for it.
+final class OutboxKillTests: OutboxFlowTestCase {
+    private var relay: ServerProcess!
+    private var relayPort = 0
+
+    override func prepare() throws {
+        try super.prepare()
+        relayPort = try LoopbackPort.free()
+        relay = ServerProcess([try TestTools.python(), TestTools.oracleDir.appendingPathComponent("throttle_relay.py").path,
+                               "\(relayPort)", "\(nginx.httpPort)", "4000"], logPath: tmp.file("relay.log").path)
+        let port = relayPort
+        try relay.start { LoopbackPort.isListening(port) }
+    }
+
+    override var uploadURL: String { "http://127.0.0.1:\(relayPort)/dav/{name}.{ext}" }
+
+    override func tearDown() {
+        super.tearDown()
+        relay = nil
+    }
+
+    func testLensdKilledMidUploadDeliversTheResultWholeAfterARestart() throws {
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        let photo = try capturePhoto(c, session)
+        let size = Int(photo.info["size"]?.uint64Value ?? 0)
+        XCTAssertGreaterThan(size, 10_000, "large enough to take seconds through the relay")
+        let deadline = Date().addingTimeInterval(30)
+        while nginx.partialUploadBytes == 0 {
+            guard Date() < deadline else { return XCTFail("the upload never reached nginx: \(nginx.errorLog)") }
+            usleep(20_000)
+        }
+        daemon.stop(signal: SIGKILL)
+        XCTAssertEqual(nginx.storedFiles(), [])
+
+        try restartDaemon()
+        let restarted = try client()
+        let deadline2 = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: arrived(photo.name, "jpg").path) {
+            guard Date() < deadline2 else { return XCTFail("not delivered after the restart: \(daemon.log)") }
+            try restarted.drain(for: 0.2)
+        }
+        XCTAssertEqual(try sha256(arrived(photo.name, "jpg")), photo.info["sha256"]?.stringValue)
+        XCTAssertEqual(nginx.storedFiles().count, 1)
+        try waitForOutboxState(restarted, "an empty outbox") { $0["queued"]?.uint32Value == 0 }
+        XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
+    }
+}
