@@ -218,3 +218,56 @@ final class OutboxKillTests: OutboxFlowTestCase {
         XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
     }
 }
+
+/// The state directory on a small tmpfs that the test fills to the last byte: capture is disabled
+/// for `storage` as without an outbox, and the queue stays intact and is still delivered.
+final class OutboxDiskFullTests: OutboxFlowTestCase {
+    private var mounted = false
+    private var state: URL { tmp.file("state") }
+
+    override var daemonArguments: [String] { super.daemonArguments + ["--min-free-bytes", "4M"] }
+
+    override func prepare() throws {
+        try super.prepare()
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let r = try runProcess(["mount", "-t", "tmpfs", "-o", "size=24m,mode=0700", "tmpfs", state.path])
+        guard r.status == 0 else { throw TestToolError("mount tmpfs: \(String(decoding: r.stderr, as: UTF8.self))") }
+        mounted = true
+    }
+
+    override func tearDown() {
+        daemon?.stop(signal: SIGKILL)
+        if mounted { _ = try? runProcess(["umount", state.path]) }
+        super.tearDown()
+    }
+
+    func testAFullStateDirectoryDisablesCaptureAndKeepsTheQueue() throws {
+        nginx.stop()
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        let names = try (0..<2).map { _ in try capturePhoto(c, session).name }
+        try waitForOutboxState(c, "both queued") { $0["queued"]?.uint32Value == 2 && $0["last_error"]?.stringValue != "" }
+
+        let fill = try runProcess(["dd", "if=/dev/zero", "of=\(state.path)/filler", "bs=1M"])
+        XCTAssertNotEqual(fill.status, 0, "dd stops at ENOSPC")
+        XCTAssertTrue(String(decoding: fill.stderr, as: UTF8.self).contains("No space left"))
+        let disabled = try c.waitForSignal("CaptureDisabled", path: session, timeout: 30)
+        XCTAssertEqual(disabled.arguments.first?.stringArrayValue, ["storage"])
+        XCTAssertThrowsError(try c.call(session, "BeginCapture")) {
+            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.CaptureDisabled")
+        }
+        let records = try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("outbox").path)
+        XCTAssertEqual(Set(records), Set(names.map { "\($0).json" }))
+        XCTAssertEqual(try outboxState(c)["queued"]?.uint32Value, 2)
+
+        // Sending needs no space: the queue drains while the disk is still full.
+        try nginx.start()
+        let delivered = try (0..<2).map { _ in try c.waitForSignal("ResultUploaded", path: session, timeout: 30) }
+        XCTAssertEqual(Set(delivered.compactMap { $0.arguments.first?.stringValue }), Set(names))
+        for name in names {
+            XCTAssertEqual(try sha256(arrived(name, "jpg")), try sha256(state.appendingPathComponent("results/0/\(name).jpg")))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("outbox").path), [])
+    }
+}
