@@ -126,6 +126,34 @@ final class OutboxFlowTests: OutboxFlowTestCase {
         try waitForOutboxState(c, "an empty outbox") { $0["queued"]?.uint32Value == 0 && $0["last_error"]?.stringValue == "" }
     }
 
+    /// lensctl outbox lists the caller's own uploads (root: everyone's); retry is for root or the owner.
+    func testLensctlOutboxListsOwnUploadsAndRetriesThem() throws {
+        nginx.stop()
+        let photo = outbox.appendingPathComponent("member.jpg").path
+        try lensctl.expect(0, ["capture", "-o", photo], as: TestUsers.member)
+        let c = try client()
+        try waitForOutboxState(c, "a failed attempt") { $0["last_error"]?.stringValue != "" }
+        let name = try XCTUnwrap(try c.callManager("ListUploads").first?.arrayValue?.first?.vardictValue?["name"]?.stringValue)
+
+        let listed = try lensctl.expect(0, ["outbox"], as: TestUsers.member).stdout
+        XCTAssertTrue(listed.hasPrefix("outbox: 1 queued ("), listed)
+        XCTAssertTrue(listed.contains("\n\(name)\tqueued\t"), listed)
+        try JSONSchemaCheck.assertValid(try lensctl.expect(0, ["outbox", "--json"], as: TestUsers.member).stdout, schema: "outbox")
+        let other = try lensctl.expect(0, ["outbox"], as: TestUsers.secondMember).stdout
+        XCTAssertFalse(other.contains(name), "another member does not see whose results wait: \(other)")
+        XCTAssertTrue(try lensctl.expect(0, ["outbox"]).stdout.contains(name), "root sees everyone's")
+
+        let refused = try lensctl.expect(1, ["outbox", "retry", name], as: TestUsers.secondMember)
+        XCTAssertTrue(refused.stderr.contains("no upload of yours named \(name)"), refused.stderr)
+        try lensctl.expect(2, ["outbox", "again"], as: TestUsers.member)
+
+        try nginx.start()
+        let retried = try lensctl.expect(0, ["outbox", "retry", "--json"], as: TestUsers.member).stdout
+        try JSONSchemaCheck.assertValid(retried, schema: "outbox")
+        try waitForOutboxState(c, "delivered") { $0["queued"]?.uint32Value == 0 }
+        XCTAssertEqual(try Data(contentsOf: arrived(name, "jpg")), try Data(contentsOf: URL(fileURLWithPath: photo)))
+    }
+
     /// OutboxState is nothing personal: any member may read it; the policy keeps others out.
     func testGroupMembersReadOutboxStateAndOutsidersCannot() throws {
         let get = "get:/org/lensd/Lens1:org.lensd.Lens1.Manager:OutboxState"
