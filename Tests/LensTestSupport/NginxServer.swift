@@ -1,11 +1,8 @@
 import Foundation
 
 /// A real nginx (Debian's) for the outbox tests, in its own prefix under a temporary directory,
-/// on 127.0.0.1 only: WebDAV PUT under /dav/ (http and https, the certificate from
-/// Tests/oracle/make_server_cert.sh) and under /small/, which takes at most 1 KiB (413 above).
-/// nginx writes a request body to client_body_temp_path and renames it into place only when it is
-/// complete, so a file under `root` is always a whole upload. One process (master_process off),
-/// so stopping or killing it by PID stops everything.
+/// configured by Tests/oracle/nginx_dav.conf (which says what it serves): WebDAV PUT under /dav/
+/// over http and https, /small/ answering 413 above 1 KiB.
 public final class NginxServer {
     public let directory: TemporaryDirectory
     public let httpPort: Int
@@ -21,43 +18,11 @@ public final class NginxServer {
         directory = try TemporaryDirectory(prefix: "lensd-nginx")
         httpPort = try LoopbackPort.free()
         httpsPort = try LoopbackPort.free()
-        let r = try runProcess(["/bin/bash", TestTools.oracleDir.appendingPathComponent("make_server_cert.sh").path,
-                                directory.file("tls").path])
-        guard r.status == 0 else { throw TestToolError("make_server_cert.sh: \(String(decoding: r.stderr, as: UTF8.self))") }
-        for sub in ["www/dav", "www/small", "body-temp", "logs"] {
-            try FileManager.default.createDirectory(at: directory.file(sub), withIntermediateDirectories: true)
-        }
-        let d = directory.url.path
-        let conf = """
-        daemon off;
-        master_process off;
-        error_log \(d)/logs/error.log info;
-        pid \(d)/nginx.pid;
-        events { worker_connections 64; }
-        http {
-            access_log \(d)/logs/access.log;
-            client_body_temp_path \(d)/body-temp;
-            proxy_temp_path \(d)/body-temp/proxy;
-            fastcgi_temp_path \(d)/body-temp/fastcgi;
-            uwsgi_temp_path \(d)/body-temp/uwsgi;
-            scgi_temp_path \(d)/body-temp/scgi;
-            client_max_body_size 1g;
-            # Bodies go to the temp file from the first KiB, so a test sees an upload under way.
-            client_body_buffer_size 1k;
-            server {
-                listen 127.0.0.1:\(httpPort);
-                listen 127.0.0.1:\(httpsPort) ssl;
-                ssl_certificate \(d)/tls/server.pem;
-                ssl_certificate_key \(d)/tls/server.key;
-                root \(d)/www;
-                location /dav/ { dav_methods PUT; dav_access user:rw; }
-                location /small/ { dav_methods PUT; client_max_body_size 1k; }
-            }
-        }
-        """
-        try conf.write(to: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
-        server = ServerProcess(["/usr/sbin/nginx", "-p", d, "-e", "\(d)/logs/error.log", "-c", "\(d)/nginx.conf"],
-                               logPath: "\(d)/logs/stderr.log")
+        let r = try runProcess(["/bin/bash", TestTools.oracleDir.appendingPathComponent("prepare_nginx.sh").path,
+                                directory.url.path, "\(httpPort)", "\(httpsPort)"])
+        guard r.status == 0 else { throw TestToolError("prepare_nginx.sh: \(String(decoding: r.stderr, as: UTF8.self))") }
+        let command = String(decoding: r.stdout, as: UTF8.self).split(separator: " ").map(String.init)
+        server = ServerProcess(command.map { $0.trimmingCharacters(in: .newlines) }, logPath: directory.file("logs/stderr.log").path)
     }
 
     public func start() throws {
