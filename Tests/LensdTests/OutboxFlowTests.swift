@@ -50,6 +50,18 @@ class OutboxFlowTestCase: LensdTestCase {
         }
     }
 
+    /// nginx stopped, then two photos: both wait in the outbox after a failed attempt.
+    func twoPhotosQueuedWithNginxStopped(_ c: TestClient) throws -> (session: String, names: [String], state: [String: BusValue]) {
+        nginx.stop()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        let names = try (0..<2).map { _ in try capturePhoto(c, session).name }
+        let state = try waitForOutboxState(c, "both queued after a failed attempt") {
+            $0["queued"]?.uint32Value == 2 && !($0["last_error"]?.stringValue ?? "").isEmpty
+        }
+        return (session, names, state)
+    }
+
     func arrived(_ name: String, _ ext: String) -> URL { nginx.root.appendingPathComponent("dav/\(name).\(ext)") }
 
     func sha256(_ url: URL) throws -> String { Digest.hash(Array(try Data(contentsOf: url))).map { String(format: "%02x", $0) }.joined() }
@@ -102,14 +114,8 @@ final class OutboxFlowTests: OutboxFlowTestCase {
     }
 
     func testCapturesWhileNginxIsStoppedAreQueuedAndDeliveredOnceItStarts() throws {
-        nginx.stop()
         let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        let names = try (0..<2).map { _ in try capturePhoto(c, session).name }
-        let state = try waitForOutboxState(c, "both queued after a failed attempt") {
-            $0["queued"]?.uint32Value == 2 && !($0["last_error"]?.stringValue ?? "").isEmpty
-        }
+        let (session, names, state) = try twoPhotosQueuedWithNginxStopped(c)
         XCTAssertTrue(state["last_error"]?.stringValue?.contains("onnect") ?? false, "\(state)")
         XCTAssertGreaterThan(state["bytes"]?.uint64Value ?? 0, 0)
         let listed = try XCTUnwrap(try c.callManager("ListUploads").first?.arrayValue).compactMap(\.vardictValue)
@@ -270,12 +276,8 @@ final class OutboxDiskFullTests: OutboxFlowTestCase {
     }
 
     func testAFullStateDirectoryDisablesCaptureAndKeepsTheQueue() throws {
-        nginx.stop()
         let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        let names = try (0..<2).map { _ in try capturePhoto(c, session).name }
-        try waitForOutboxState(c, "both queued") { $0["queued"]?.uint32Value == 2 && $0["last_error"]?.stringValue != "" }
+        let (session, names, _) = try twoPhotosQueuedWithNginxStopped(c)
 
         let fill = try runProcess(["dd", "if=/dev/zero", "of=\(state.path)/filler", "bs=1M"])
         XCTAssertNotEqual(fill.status, 0, "dd stops at ENOSPC")
@@ -297,5 +299,71 @@ final class OutboxDiskFullTests: OutboxFlowTestCase {
             XCTAssertEqual(try sha256(arrived(name, "jpg")), try sha256(state.appendingPathComponent("results/0/\(name).jpg")))
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("outbox").path), [])
+    }
+}
+
+/// upload-keep false: the local copy goes once the server confirmed it, and only then.
+final class OutboxNoKeepTests: OutboxFlowTestCase {
+    override var daemonConfiguration: String { super.daemonConfiguration + "upload-keep = false\n" }
+
+    func testTheLocalCopyIsRemovedAfterAConfirmedDelivery() throws {
+        let c = try client()
+        let (session, names, _) = try twoPhotosQueuedWithNginxStopped(c)
+        for name in names { XCTAssertNoThrow(try c.call(session, "FetchResult", [.string(name)]), "kept until delivered") }
+        try nginx.start()
+        for _ in names { try c.waitForSignal("ResultUploaded", path: session, timeout: 30) }
+        for name in names {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: arrived(name, "jpg").path))
+            XCTAssertThrowsError(try c.call(session, "FetchResult", [.string(name)])) {
+                XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.NotFound")
+            }
+        }
+        XCTAssertEqual(storedPhotos(), [])
+    }
+}
+
+/// upload-auth-file: read once at start; its token goes with every upload; a file anyone but root
+/// could write stops lensd at start-up with a line that says so.
+final class OutboxCredentialTests: OutboxFlowTestCase {
+    private var server: ServerProcess!
+    private var port = 0
+    private var received: URL { tmp.file("received") }
+    private var authFile: URL { tmp.file("upload-token") }
+
+    override func prepare() throws {
+        try super.prepare()
+        port = try LoopbackPort.free()
+        try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
+        server = ServerProcess([try TestTools.python(), TestTools.oracleDir.appendingPathComponent("scripted_http.py").path,
+                                "\(port)", received.path, "201"], logPath: tmp.file("scripted.log").path)
+        let port = port
+        try server.start { LoopbackPort.isListening(port) }
+        // Root-owned (the test runs as root) and readable by lensd, like root:lensd 0640.
+        FileManager.default.createFile(atPath: authFile.path, contents: Data("camera-7:s3cret\n".utf8),
+                                       attributes: [.posixPermissions: 0o644])
+    }
+
+    override var uploadURL: String { "http://127.0.0.1:\(port)/up/{name}.{ext}" }
+    override var daemonConfiguration: String { super.daemonConfiguration + "upload-auth-file = \(authFile.path)\n" }
+
+    override func tearDown() {
+        super.tearDown()
+        server = nil
+    }
+
+    func testTheCredentialGoesWithTheUploadAndAnUnsafeFileStopsLensd() throws {
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        let photo = try capturePhoto(c, session)
+        try c.waitForSignal("ResultUploaded", path: session, timeout: 30)
+        let log = try String(contentsOf: received.appendingPathComponent("requests.log"), encoding: .utf8)
+        XCTAssertTrue(log.hasSuffix(" Basic \(Data("camera-7:s3cret".utf8).base64EncodedString())\n"), log)
+        XCTAssertTrue(log.hasPrefix("PUT /up/\(photo.name).jpg 201 "), log)
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: authFile.path)
+        XCTAssertThrowsError(try restartDaemon()) {
+            XCTAssertTrue("\($0)".contains("upload-auth-file \(authFile.path) must be owned by root and writable only by root"), "\($0)")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LensCore
+import LensCrypto
 import LensTestSupport
 import XCTest
 
@@ -157,13 +158,19 @@ final class OutboxDeliveryTests: XCTestCase {
         let server = ServerProcess([try TestTools.python(), TestTools.oracleDir.appendingPathComponent("scripted_http.py").path,
                                     "\(port)", received.path, "500,201"], logPath: harness.directory.file("scripted.log").path)
         try server.start { LoopbackPort.isListening(port) }
-        try harness.open(settings("http://127.0.0.1:\(port)/up/{name}.{ext}"))
-        let result = try harness.result(size: 50_000)
+        var withToken = settings("http://127.0.0.1:\(port)/up/{name}.{ext}")
+        withToken.authorization = "Bearer t0ken"
+        try harness.open(withToken)
+        let bytes = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let result = try harness.result(bytes: bytes)
         try harness.outbox.enqueue(result, fileExtension: "jpg")
         try harness.events.wait("the delivery") { $0.deliveries.count == 1 }
         let log = try String(contentsOf: received.appendingPathComponent("requests.log"), encoding: .utf8)
         let sha = result.sha256 ?? ""
-        XCTAssertEqual(log, "PUT /up/\(result.name).jpg 500 50000 \(sha)\nPUT /up/\(result.name).jpg 201 50000 \(sha)\n")
+        // RFC 3230's Digest is the base64 of the raw digest; Content-SHA256 its hex.
+        let digest = "sha-256=" + Data(Digest.hash(bytes)).base64EncodedString()
+        let headers = "\(sha) \(digest) Bearer t0ken"
+        XCTAssertEqual(log, "PUT /up/\(result.name).jpg 500 50000 \(headers)\nPUT /up/\(result.name).jpg 201 50000 \(headers)\n")
         XCTAssertEqual(try OutboxHarness.sha256(received.appendingPathComponent("\(result.name).jpg")), sha)
         XCTAssertEqual(harness.events.deliveries.count, 1)
         XCTAssertEqual(harness.events.deliveries.first?.record.attempts, 2)
