@@ -64,7 +64,7 @@ struct OutboxBench {
             curl += try Measure.times(runs: 1) { try viaCurl() }
         }
         let (h, k, c) = (Measure.median(hashing), Measure.median(known), Measure.median(curl))
-        print("outbox: \(size) bytes (\(file ?? "random")) to nginx on 127.0.0.1 (WebDAV PUT, tmpfs); \(runs) runs each, interleaved")
+        print("outbox: \(size) bytes (\(file ?? "generated")) to nginx on 127.0.0.1 (WebDAV PUT, tmpfs); \(runs) runs each, interleaved")
         print(String(format: "lensd outbox, hashing first (video):  median %7.1f ms  (min %.1f)", h, hashing.min() ?? 0))
         print(String(format: "lensd outbox, sha256 known (photo):   median %7.1f ms  (min %.1f)", k, known.min() ?? 0))
         print(String(format: "curl -T:                              median %7.1f ms  (min %.1f)", c, curl.min() ?? 0))

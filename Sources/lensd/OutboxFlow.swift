@@ -19,6 +19,9 @@ final class OutboxFlow: @unchecked Sendable {
         if let ca = configuration.uploadCA, !FileManager.default.isReadableFile(atPath: ca) {
             throw ConfigurationError("upload-ca \(ca) cannot be read")
         }
+        if authorization != nil && url.lowercased().hasPrefix("http://") {
+            Log.warning("outbox: upload-url is plain http: the upload-auth-file credential is sent unencrypted")
+        }
         let settings = OutboxSettings(urlTemplate: url, authorization: authorization, caFile: configuration.uploadCA,
                                       maxBytes: configuration.uploadMaxBytes, keepLocalCopy: configuration.uploadKeep,
                                       retryMaxSeconds: Double(configuration.uploadRetryMax.components.seconds))
