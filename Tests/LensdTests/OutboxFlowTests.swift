@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensClient
 import LensCrypto
 import LensTestSupport
 import XCTest
@@ -158,6 +159,43 @@ final class OutboxFlowTests: OutboxFlowTestCase {
         try JSONSchemaCheck.assertValid(retried, schema: "outbox")
         try waitForOutboxState(c, "delivered") { $0["queued"]?.uint32Value == 0 }
         XCTAssertEqual(try Data(contentsOf: arrived(name, "jpg")), try Data(contentsOf: URL(fileURLWithPath: photo)))
+    }
+
+    /// LensClient: the outbox calls, and the upload signals as delegate callbacks.
+    func testLensClientReadsTheOutboxAndHearsOfTheUpload() throws {
+        nginx.stop()
+        let delegate = RecordingDelegate()
+        let camera = try LensCamera(bus: .address(bus.address), delegate: delegate, delegateQueue: delegate.queue)
+        defer { camera.close() }
+        try camera.startCaptureSession()
+        let name = try camera.beginCapture()
+        guard case .truepic(_, _, let info) = try delegate.wait(for: "didGenerateTruepic", { $0.kind == "PhotoSigned" }) else {
+            return XCTFail("no photo")
+        }
+        XCTAssertEqual(info.upload, "queued")
+        let c = try client()
+        try waitForOutboxState(c, "a failed attempt") { $0["last_error"]?.stringValue != "" }
+        // Every change of OutboxState is announced.
+        try c.callManager("RetryUploads", [.string("")])
+        try c.waitForSignal("PropertiesChanged", path: TestClient.managerPath) {
+            $0.arguments.dropFirst().first?.vardictValue?["OutboxState"] != nil
+        }
+        let state = try camera.outboxState()
+        XCTAssertEqual(state.queued, 1)
+        XCTAssertFalse(state.lastError.isEmpty)
+        XCTAssertEqual(try camera.uploads().map(\.name), [name])
+        XCTAssertEqual(try camera.uploads().first?.state, .queued)
+
+        try nginx.start()
+        XCTAssertEqual(try camera.retryUploads(name: name), 1)
+        guard case .uploaded(let uploaded, let upload) = try delegate.wait(for: "didUploadResult", { $0.kind == "ResultUploaded" }) else {
+            return XCTFail("no upload")
+        }
+        XCTAssertEqual(uploaded, name)
+        XCTAssertEqual(upload.sha256, info.sha256)
+        XCTAssertEqual(upload.url, "https://127.0.0.1:\(nginx.httpsPort)/dav/\(name).jpg")
+        XCTAssertEqual(try camera.uploads(), [])
+        XCTAssertEqual(delegate.offQueue, 0)
     }
 
     /// OutboxState is nothing personal: any member may read it; the policy keeps others out.

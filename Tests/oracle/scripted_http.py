@@ -4,12 +4,13 @@
 An HTTP server on 127.0.0.1 for the one thing nginx cannot do: answer PUTs with a scripted
 sequence of statuses (e.g. 500,201: the first PUT fails, the second succeeds; the last status
 repeats). A 429 or 503 carries "Retry-After: 1". Each request is appended to DIR/requests.log
-as "METHOD PATH STATUS LENGTH CONTENT-SHA256 DIGEST AUTHORIZATION" (headers
-as received, "-" when absent); the body of a 2xx PUT is stored as DIR/<basename>,
+as "METHOD PATH STATUS LENGTH CONTENT-SHA256 DIGEST AUTHORIZATION SECONDS" (headers
+as received, "-" when absent; SECONDS on a monotonic clock); the body of a 2xx PUT is stored as DIR/<basename>,
 written to a temporary file and renamed, as nginx does. Prints "ready" once listening."""
 import http.server
 import os
 import sys
+import time
 
 port, directory, statuses = int(sys.argv[1]), sys.argv[2], [int(s) for s in sys.argv[3].split(",")]
 answered = 0
@@ -26,7 +27,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(length)
         with open(os.path.join(directory, "requests.log"), "a") as log:
             fields = [self.headers.get(h, "-") for h in ("Content-SHA256", "Digest", "Authorization")]
-            log.write(f"PUT {self.path} {status} {len(body)} {' '.join(fields)}\n")
+            log.write(f"PUT {self.path} {status} {len(body)} {' '.join(fields)} {time.monotonic():.3f}\n")
         if 200 <= status < 300:
             target = os.path.join(directory, os.path.basename(self.path))
             with open(target + ".part", "wb") as f:

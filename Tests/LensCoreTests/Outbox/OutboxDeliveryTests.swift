@@ -67,7 +67,7 @@ final class OutboxDeliveryTests: XCTestCase {
                                    "\(relayPort)", "\(nginx.httpPort)", "\(4 << 20)"], logPath: harness.directory.file("relay.log").path)
         try relay.start { LoopbackPort.isListening(relayPort) }
         try harness.open(settings("http://127.0.0.1:\(relayPort)/dav/{name}.{ext}"))
-        let large = try harness.result(size: 16 << 20, fileExtension: "mp4")
+        let large = try harness.result(size: 12 << 20, fileExtension: "mp4")
         try harness.outbox.enqueue(large, fileExtension: "mp4")
 
         // Half-way: nginx's body temp file holds part of the upload.
@@ -150,14 +150,27 @@ final class OutboxDeliveryTests: XCTestCase {
         XCTAssertEqual(nginx.puts, [])
     }
 
-    /// nginx cannot answer 500 and then 201, so a scripted Python server does.
-    func testA500ThenA201IsDeliveredOnceWithTheDigestHeaders() throws {
+    /// Status sequences nginx cannot produce come from Tests/oracle/scripted_http.py; its log
+    /// lines, split at spaces.
+    private func scriptedServer(_ statuses: String) throws -> (server: ServerProcess, port: Int, received: URL) {
         let port = try LoopbackPort.free()
         let received = harness.directory.file("received")
         try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
         let server = ServerProcess([try TestTools.python(), TestTools.oracleDir.appendingPathComponent("scripted_http.py").path,
-                                    "\(port)", received.path, "500,201"], logPath: harness.directory.file("scripted.log").path)
+                                    "\(port)", received.path, statuses], logPath: harness.directory.file("scripted.log").path)
         try server.start { LoopbackPort.isListening(port) }
+        return (server, port, received)
+    }
+
+    private func requests(_ received: URL) throws -> [[String]] {
+        try String(contentsOf: received.appendingPathComponent("requests.log"), encoding: .utf8)
+            .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+    }
+
+    /// nginx cannot answer 500 and then 201, so a scripted Python server does.
+    func testA500ThenA201IsDeliveredOnceWithTheDigestHeaders() throws {
+        let (server, port, received) = try scriptedServer("500,201")
+        defer { server.stop() }
         var withToken = settings("http://127.0.0.1:\(port)/up/{name}.{ext}")
         withToken.authorization = "Bearer t0ken"
         try harness.open(withToken)
@@ -165,14 +178,28 @@ final class OutboxDeliveryTests: XCTestCase {
         let result = try harness.result(bytes: bytes)
         try harness.outbox.enqueue(result, fileExtension: "jpg")
         try harness.events.wait("the delivery") { $0.deliveries.count == 1 }
-        let log = try String(contentsOf: received.appendingPathComponent("requests.log"), encoding: .utf8)
         let sha = result.sha256 ?? ""
         // RFC 3230's Digest is the base64 of the raw digest; Content-SHA256 its hex.
         let digest = "sha-256=" + Data(Digest.hash(bytes)).base64EncodedString()
-        let headers = "\(sha) \(digest) Bearer t0ken"
-        XCTAssertEqual(log, "PUT /up/\(result.name).jpg 500 50000 \(headers)\nPUT /up/\(result.name).jpg 201 50000 \(headers)\n")
+        let expected = ["PUT", "/up/\(result.name).jpg", "500", "50000", sha, digest, "Bearer", "t0ken"]
+        XCTAssertEqual(try requests(received).map { Array($0.dropLast()) }, [expected, expected.replacing(["500"], with: ["201"])])
         XCTAssertEqual(try OutboxHarness.sha256(received.appendingPathComponent("\(result.name).jpg")), sha)
         XCTAssertEqual(harness.events.deliveries.count, 1)
         XCTAssertEqual(harness.events.deliveries.first?.record.attempts, 2)
+    }
+
+    /// A 429's Retry-After (1 s from the script) replaces a much shorter backoff.
+    func testRetryAfterOfA429IsHonoured() throws {
+        let (server, port, received) = try scriptedServer("429,201")
+        defer { server.stop() }
+        var quick = settings("http://127.0.0.1:\(port)/up/{name}.{ext}")
+        quick.firstRetrySeconds = 0.05
+        try harness.open(quick)
+        try harness.outbox.enqueue(try harness.result(), fileExtension: "jpg")
+        try harness.events.wait("the delivery") { $0.deliveries.count == 1 }
+        let log = try requests(received)
+        XCTAssertEqual(log.map { $0[2] }, ["429", "201"])
+        let gap = (Double(log[1].last ?? "") ?? 0) - (Double(log[0].last ?? "") ?? 0)
+        XCTAssertGreaterThanOrEqual(gap, 0.95, "waited for Retry-After, not the 0.05 s backoff")
     }
 }

@@ -27,7 +27,7 @@ final class OutboxHarness {
 
     /// A result file of `size` random bytes (or `bytes`), as ResultStore would have stored it.
     func result(size: Int = 4096, bytes: [UInt8]? = nil, fileExtension: String = "jpg") throws -> StoredResult {
-        let content = bytes ?? (0..<size).map { _ in UInt8.random(in: 0...255) }
+        let content = try bytes ?? Array(try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom")).read(upToCount: size) ?? Data())
         let name = UUID().uuidString.lowercased()
         let path = directory.file("results/\(name).\(fileExtension)").path
         try Data(content).write(to: URL(fileURLWithPath: path))
