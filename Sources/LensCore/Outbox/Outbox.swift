@@ -125,9 +125,9 @@ public final class Outbox: @unchecked Sendable {
             let waiting = records.values.filter { $0.state == .queued }
             if let due = waiting.filter({ $0.nextAttempt <= now }).min(by: Self.queueOrder) {
                 condition.unlock()
-                let verdict = attempt(due)
+                let outcome = attempt(due)
                 condition.lock()
-                if !stopping { settle(due, verdict) }
+                if !stopping { settle(due, outcome) }
             } else if let wake = waiting.map(\.nextAttempt).min() {
                 _ = condition.wait(until: Date(timeIntervalSince1970: wake))
             } else {
@@ -138,7 +138,8 @@ public final class Outbox: @unchecked Sendable {
         finished.signal()
     }
 
-    /// Sends the record's file; the verdict says what became of it. Off the lock.
+    /// Sends the record's file, off the lock: the verdict, and the record with the size and
+    /// SHA-256 of what was sent.
     private func attempt(_ record: OutboxRecord) -> (UploadVerdict, OutboxRecord) {
         var record = record
         let file: Descriptor
