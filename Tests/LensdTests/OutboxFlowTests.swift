@@ -241,7 +241,7 @@ final class OutboxRefusalTests: OutboxFlowTestCase {
 }
 
 /// lensd SIGKILLed while it sends a photo (slowed by a throttling relay in front of nginx): the
-/// restarted lensd sends it again whole, and nginx keeps exactly one file for it.
+/// restarted lensd sends it again whole, and nginx keeps exactly one file for each photo.
 final class OutboxKillTests: OutboxFlowTestCase {
     private var relay: ServerProcess!
     private var relayPort = 0
@@ -274,18 +274,24 @@ final class OutboxKillTests: OutboxFlowTestCase {
             guard Date() < deadline else { return XCTFail("the upload never reached nginx: \(nginx.errorLog)") }
             usleep(20_000)
         }
+        // Capture does not wait for the upload: another photo is signed while it crawls on.
+        let second = try capturePhoto(c, session)
+        XCTAssertEqual(second.info["upload"]?.stringValue, "queued")
+        XCTAssertEqual(nginx.storedFiles(), [], "the first upload is still under way")
         daemon.stop(signal: SIGKILL)
         XCTAssertEqual(nginx.storedFiles(), [])
 
         try restartDaemon()
         let restarted = try client()
         let deadline2 = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: arrived(photo.name, "jpg").path) {
+        while nginx.storedFiles().count < 2 {
             guard Date() < deadline2 else { return XCTFail("not delivered after the restart: \(daemon.log)") }
             try restarted.drain(for: 0.2)
         }
-        XCTAssertEqual(try sha256(arrived(photo.name, "jpg")), photo.info["sha256"]?.stringValue)
-        XCTAssertEqual(nginx.storedFiles().count, 1)
+        for sent in [photo, second] {
+            XCTAssertEqual(try sha256(arrived(sent.name, "jpg")), sent.info["sha256"]?.stringValue)
+        }
+        XCTAssertEqual(nginx.storedFiles().count, 2)
         try waitForOutboxState(restarted, "an empty outbox") { $0["queued"]?.uint32Value == 0 }
         XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
     }
