@@ -1,33 +1,40 @@
 import Foundation
 
-/// A test server started by the tests (nginx, the Python helpers), output in a log file, stopped
-/// by PID. Ready once `readiness` holds; that is polled until a generous deadline, it is not a sleep.
+/// A process the tests start and stop by PID (lensd, nginx, the Python helpers), its output
+/// appended to a log file. Ready once `readiness` holds; that is polled until a generous
+/// deadline, it is not a sleep.
 public final class ServerProcess {
     public let argv: [String]
+    /// What messages call it.
+    public let name: String
     public let logPath: String
-    private var process: Process?
+    /// Added to the inherited environment.
+    public var environment: [String: String] = [:]
+    public private(set) var process: Process?
 
-    public init(_ argv: [String], logPath: String) {
+    public init(_ argv: [String], name: String? = nil, logPath: String) {
         self.argv = argv
+        self.name = name ?? (argv[0] as NSString).lastPathComponent
         self.logPath = logPath
     }
 
-    public func start(timeout: TimeInterval = 20, readiness: () -> Bool) throws {
+    public func start(timeout: TimeInterval = 20, readiness: () throws -> Bool) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: argv[0])
         p.arguments = Array(argv.dropFirst())
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         if !FileManager.default.fileExists(atPath: logPath) { FileManager.default.createFile(atPath: logPath, contents: nil) }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        log.seekToEndOfFile()
-        p.standardOutput = log
-        p.standardError = log
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        output.seekToEndOfFile()
+        p.standardOutput = output
+        p.standardError = output
         p.standardInput = FileHandle.nullDevice
         try p.run()
         process = p
         let deadline = Date().addingTimeInterval(timeout)
-        while !readiness() {
-            guard p.isRunning else { throw TestToolError("\(argv[0]) exited \(p.terminationStatus): \(log)") }
-            guard Date() < deadline else { throw TestToolError("\(argv[0]) not ready within \(timeout) s: \(self.log)") }
+        while try !readiness() {
+            guard p.isRunning else { throw TestToolError("\(name) exited \(p.terminationStatus): \(log)") }
+            guard Date() < deadline else { throw TestToolError("\(name) not ready within \(timeout) s: \(log)") }
             usleep(20_000)
         }
     }
