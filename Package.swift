@@ -21,12 +21,13 @@ let package = Package(
         .target(name: "CLinux"),
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CH264", linkerSettings: [.linkedLibrary("openh264")]),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
 
         // Swift modules.
         .target(name: "LensCrypto", dependencies: ["COpenSSL"]),
         .target(name: "C2PA", dependencies: ["LensCrypto"]),
         .target(name: "LensBus", dependencies: ["CSystemd"]),
-        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264"]),
+        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl"]),
         .target(name: "LensClient", dependencies: ["LensBus"]),
 
         // Executables.
