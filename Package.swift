@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "CLinux"),
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CH264", linkerSettings: [.linkedLibrary("openh264")]),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // PKCS#11 modules are loaded at run time (dlopen); only p11-kit's header is needed to build.
         .target(name: "CPKCS11", cSettings: [.unsafeFlags(["-I/usr/include/p11-kit-1"])], linkerSettings: [.linkedLibrary("dl")]),
 
@@ -28,7 +29,7 @@ let package = Package(
         .target(name: "LensCrypto", dependencies: ["COpenSSL"]),
         .target(name: "C2PA", dependencies: ["LensCrypto"]),
         .target(name: "LensBus", dependencies: ["CSystemd"]),
-        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CPKCS11"]),
+        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11"]),
         .target(name: "LensClient", dependencies: ["LensBus"]),
 
         // Executables.

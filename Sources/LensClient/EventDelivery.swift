@@ -74,6 +74,8 @@ final class EventDelivery: @unchecked Sendable {  // the weak references and `fi
             delegate.didGenerateVideoThumbnail(thumbnail, name: name, duration: duration)
         case .videoSigned(let name, let info): delegate.didGenerateTruepicVideo(name: name, info: info)
         case .videoUnsigned(let name, let info): delegate.didGenerateUnsignedVideo(name: name, info: info)
+        case .resultUploaded(let name, let info): delegate.didUploadResult(name: name, info: info)
+        case .uploadFailed(let name, let error, let message): delegate.didFailUploadingResult(name: name, error: error, message: message)
         case .disconnected(let error): delegate.didDisconnect(error)
         }
     }

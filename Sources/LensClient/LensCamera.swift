@@ -136,7 +136,7 @@ public final class LensCamera: @unchecked Sendable {  // immutable; ClientConnec
         try connection.call(path: sessionPath, interface: Lens1.sessionInterface, member: member, arguments: arguments)
     }
 
-    func managerCall(_ member: String, arguments: [BusValue] = []) throws(LensClientError) -> [BusValue] {
+    func managerCall(_ member: String, _ arguments: [BusValue] = []) throws(LensClientError) -> [BusValue] {
         try connection.call(path: Lens1.managerPath, interface: Lens1.managerInterface, member: member, arguments: arguments)
     }
 

@@ -46,6 +46,11 @@ public protocol LensCameraDelegate: AnyObject {
     func didGenerateTruepicVideo(name: String, info: LensVideoInfo)
     /// VideoUnsigned: the MP4 is stored but lensd could not sign it (`info.reason`).
     func didGenerateUnsignedVideo(name: String, info: LensVideoInfo)
+    /// ResultUploaded: the server in lensd's upload-url confirmed the result (the SDK's
+    /// background upload completion).
+    func didUploadResult(name: String, info: LensUploadInfo)
+    /// UploadFailed: the server refused the result for good; it stays stored.
+    func didFailUploadingResult(name: String, error: String, message: String)
     /// The connection to lensd ended (no SDK counterpart: on Linux the daemon can restart);
     /// create a new LensCamera to go on.
     func didDisconnect(_ error: LensClientError)
@@ -69,5 +74,7 @@ extension LensCameraDelegate {
     public func didGenerateVideoThumbnail(_ thumbnail: Data, name: String, duration: Double) {}
     public func didGenerateTruepicVideo(name: String, info: LensVideoInfo) {}
     public func didGenerateUnsignedVideo(name: String, info: LensVideoInfo) {}
+    public func didUploadResult(name: String, info: LensUploadInfo) {}
+    public func didFailUploadingResult(name: String, error: String, message: String) {}
     public func didDisconnect(_ error: LensClientError) {}
 }

@@ -36,6 +36,11 @@ public enum LensEvent: Sendable, Equatable {
     case videoSigned(name: String, info: LensVideoInfo)
     /// VideoUnsigned: the MP4 is stored without a manifest, for `info.reason`.
     case videoUnsigned(name: String, info: LensVideoInfo)
+    /// ResultUploaded: the server in lensd's upload-url confirmed this result.
+    case resultUploaded(name: String, info: LensUploadInfo)
+    /// UploadFailed: the server refused the result for good (`error`: rejected, too_large,
+    /// missing); it stays stored and is not sent again until `LensCamera.retryUploads`.
+    case uploadFailed(name: String, error: String, message: String)
     /// The bus connection or lensd went away; this camera's session is gone. The last event.
     case disconnected(LensClientError)
 
@@ -59,6 +64,8 @@ public enum LensEvent: Sendable, Equatable {
         case .videoThumbnailGenerated: "VideoThumbnailGenerated"
         case .videoSigned: "VideoSigned"
         case .videoUnsigned: "VideoUnsigned"
+        case .resultUploaded: "ResultUploaded"
+        case .uploadFailed: "UploadFailed"
         case .disconnected: "Disconnected"
         }
     }
@@ -113,6 +120,12 @@ public enum LensEvent: Sendable, Equatable {
             case ("VideoUnsigned", 2):
                 guard let name = a[0].stringValue else { return nil }
                 self = .videoUnsigned(name: name, info: try LensVideoInfo(try Fields(a[1], "VideoUnsigned info")))
+            case ("ResultUploaded", 2):
+                guard let name = a[0].stringValue else { return nil }
+                self = .resultUploaded(name: name, info: try LensUploadInfo(try Fields(a[1], "ResultUploaded info")))
+            case ("UploadFailed", 3):
+                guard let name = a[0].stringValue, let error = a[1].stringValue, let message = a[2].stringValue else { return nil }
+                self = .uploadFailed(name: name, error: error, message: message)
             default:
                 return nil
             }

@@ -7,11 +7,15 @@ public struct LensResultInfo: Sendable, Equatable {
     public var sha256: String
     /// "image/jpeg" for photos.
     public var mime: String
+    /// PhotoSigned only: "queued" when the outbox will send it, "disabled" when not; nil from
+    /// FetchResult and from daemons without an outbox.
+    public var upload: String?
 
     init(_ fields: Fields) throws(LensClientError) {
         size = try fields.uint64("size")
         sha256 = try fields.string("sha256")
         mime = try fields.string("mime")
+        upload = fields.optionalString("upload")
     }
 }
 

@@ -13,6 +13,8 @@ public struct LensVideoInfo: Sendable, Equatable {
     public var recovered: Bool
     /// VideoUnsigned only: why lensd could not sign the video.
     public var reason: String?
+    /// "queued" when the outbox will send it, "disabled" when not (always for unsigned videos).
+    public var upload: String?
 
     init(_ fields: Fields) throws(LensClientError) {
         size = try fields.uint64("size")
@@ -21,6 +23,7 @@ public struct LensVideoInfo: Sendable, Equatable {
         frames = try fields.uint32("frames")
         recovered = fields.optionalBool("recovered") ?? false
         reason = fields.optionalString("reason")
+        upload = fields.optionalString("upload")
     }
 }
 

@@ -10,6 +10,7 @@ usage: lens-bench sign-jpeg --key KEY|pkcs11:URI|tpm2:BLOB --chain CHAIN [--trus
        lens-bench encode [--size WxH] [--frames N]
        lens-bench video [--runs N] [--size WxH] [--lengths S,S] [--realtime S]
        lens-bench preview [--size WxH] [--seconds S] [--photos N] [--recordings N]
+       lens-bench outbox [--runs N] [--size MB] [FILE]
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
@@ -22,6 +23,7 @@ do {
     case "encode": try EncodeBench(Array(argv.dropFirst())).run()
     case "video": try VideoBench(Array(argv.dropFirst())).run()
     case "preview": try PreviewBench(Array(argv.dropFirst())).run()
+    case "outbox": try OutboxBench(Array(argv.dropFirst())).run()
     default:
         print(usage)
         exit(2)

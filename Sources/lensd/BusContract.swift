@@ -20,6 +20,8 @@ enum BusContract {
             M(name: "GetTrustAnchor", inSignature: "", inNames: [], outSignature: "s", outNames: ["pem"]),
             M(name: "CreateCertificateRequest", inSignature: "a{sv}", inNames: ["subject"], outSignature: "s", outNames: ["pem"]),
             M(name: "InstallCertificate", inSignature: "s", inNames: ["chainPem"], outSignature: "a{sv}", outNames: ["info"]),
+            M(name: "ListUploads", inSignature: "", inNames: [], outSignature: "aa{sv}", outNames: ["uploads"]),
+            M(name: "RetryUploads", inSignature: "s", inNames: ["name"], outSignature: "u", outNames: ["count"]),
         ],
         properties: [
             P(name: "Version", signature: "s", writable: false, emitsChange: .const),
@@ -30,6 +32,7 @@ enum BusContract {
             P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .yes),
             // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
             P(name: "CameraHolder", signature: "s", writable: false, emitsChange: .yes),
+            P(name: "OutboxState", signature: "a{sv}", writable: false, emitsChange: .yes),
         ],
         signals: [])
 
@@ -88,5 +91,7 @@ enum BusContract {
             S(name: "VideoThumbnailGenerated", signature: "sayd", names: ["name", "thumbnail", "duration"]),
             S(name: "VideoSigned", signature: "sa{sv}", names: ["name", "info"]),
             S(name: "VideoUnsigned", signature: "sa{sv}", names: ["name", "info"]),
+            S(name: "ResultUploaded", signature: "sa{sv}", names: ["name", "info"]),
+            S(name: "UploadFailed", signature: "sss", names: ["name", "error", "message"]),
         ])
 }

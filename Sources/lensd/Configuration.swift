@@ -53,6 +53,13 @@ struct Configuration {
     var maxVideoDuration: Double = 3600
     var maxVideoBytes = 2 << 30
     var logLevel: LogLevel = .info
+    /// The outbox (off while nil): see OutboxFlow.
+    var uploadURL: String?
+    var uploadAuthFile: String?
+    var uploadCA: String?
+    var uploadMaxBytes = 100 << 20
+    var uploadKeep = true
+    var uploadRetryMax: Duration = .seconds(3600)
 
     static let usage = """
     usage: lensd [--check-config] [--bus system|session|ADDRESS] [--config FILE] [--state-dir DIR]
@@ -70,6 +77,7 @@ struct Configuration {
         "max-sessions-per-user", "session-idle-timeout", "claim-idle-timeout", "max-results-per-user", "max-result-bytes-per-user",
         "min-free-bytes", "jpeg-quality", "thumbnail-in-manifest", "video-encoding", "video-bitrate",
         "video-max-duration", "video-max-bytes", "log-level",
+        "upload-url", "upload-auth-file", "upload-ca", "upload-max-bytes", "upload-keep", "upload-retry-max",
     ]
 
     /// Reads the file named by `--config` (default /etc/lensd/lensd.conf; a missing default file
@@ -198,6 +206,20 @@ struct Configuration {
                 throw ConfigurationError("log-level must be debug, info, warning, error or none")
             }
             logLevel = level
+        case "upload-url":
+            do { try UploadURL.validate(value) } catch { throw ConfigurationError("\(error)") }
+            uploadURL = value
+        case "upload-auth-file":
+            guard value.hasPrefix("/") else { throw ConfigurationError("upload-auth-file must be an absolute path, not \(value)") }
+            uploadAuthFile = value
+        case "upload-ca":
+            guard value.hasPrefix("/") else { throw ConfigurationError("upload-ca must be an absolute path, not \(value)") }
+            uploadCA = value
+        case "upload-max-bytes": uploadMaxBytes = try Self.bytes(key, value, 1...Int.max)
+        case "upload-keep":
+            guard let flag = Bool(value) else { throw ConfigurationError("upload-keep must be true or false") }
+            uploadKeep = flag
+        case "upload-retry-max": uploadRetryMax = .seconds(try Self.seconds(key, value, 1...86_400))
         default:
             let hint = KeySuggestion.nearest(to: key, among: Self.keys).map { " — did you mean \($0)?" } ?? ""
             throw ConfigurationError("unknown setting \(key)\(hint)")

@@ -20,6 +20,8 @@ final class LensService: @unchecked Sendable {
     /// Reading results back copies whole files: off the bus thread, apart from signing.
     let storageWorker = SerialWorker(name: "lensd-storage")
     private var location: GPSDLocationProvider?
+    /// Set at start-up when upload-url is configured.
+    var outbox: OutboxFlow?
 
     /// Per camera, the last state its thread reported.
     private(set) var cameraStates: [CameraState]
@@ -175,6 +177,7 @@ final class LensService: @unchecked Sendable {
         rig.stop()
         signingWorker.stop()
         storageWorker.stop()
+        outbox?.stop()
     }
 
     // MARK: Sessions

@@ -16,6 +16,8 @@ final class Manager: BusInterface {
             case "OpenSession": return try openSession(call, uid: uid)
             case "ListDevices": return .reply([.array(elementSignature: "a{sv}", service.rig.descriptions.map(Wire.listedDevice))])
             case "GetTrustAnchor": return try trustAnchor()
+            case "ListUploads": return try listUploads(uid: uid)
+            case "RetryUploads": return try retryUploads(call, uid: uid)
             case "CreateCertificateRequest": return try Enrollment(service: service).createCertificateRequest(call, uid: uid)
             case "InstallCertificate": return try Enrollment(service: service).installCertificate(call, uid: uid)
             default: return .error(BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)"))
@@ -34,6 +36,7 @@ final class Manager: BusInterface {
         case "CameraHolder": return .string(service.cameraHolderName)
         case "CertificateNotAfter":
             return .uint64(UInt64(max(0, service.identity.certificateNotAfter?.timeIntervalSince1970 ?? 0)))
+        case "OutboxState": return OutboxFlow.wire(service.outbox?.outbox.summary ?? .empty)
         default: throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(property)")
         }
     }
@@ -58,6 +61,28 @@ final class Manager: BusInterface {
         guard let options = call.arguments.first?.vardictValue else { throw LensError.invalidArgument("options must be a{sv}") }
         let session = try service.openSession(owner: call.sender, uid: uid, options: options)
         return .reply([.objectPath(session.path)])
+    }
+
+    /// The caller's queued and failed uploads; root sees everyone's.
+    private func listUploads(uid: UInt32) throws -> MethodResult {
+        let outbox = try configuredOutbox()
+        let records = outbox.records(uid: uid == 0 ? nil : uid)
+        return .reply([.array(elementSignature: "a{sv}", records.map(OutboxFlow.wire))])
+    }
+
+    /// An attempt now for the caller's result `name`, or all of them when `name` is empty (root:
+    /// anyone's). Failed ones are tried again too.
+    private func retryUploads(_ call: MethodCall, uid: UInt32) throws -> MethodResult {
+        guard let name = call.arguments.first?.stringValue else { throw LensError.invalidArgument("name must be a string") }
+        let outbox = try configuredOutbox()
+        let count = outbox.retry(uid: uid == 0 ? nil : uid, name: name.isEmpty ? nil : name)
+        if count == 0 && !name.isEmpty { throw LensError.notFound("no upload of yours named \(name) is waiting") }
+        return .reply([.uint32(UInt32(clamping: count))])
+    }
+
+    private func configuredOutbox() throws -> Outbox {
+        guard let flow = service.outbox else { throw LensError.unsupported("the outbox is off: no upload-url is configured") }
+        return flow.outbox
     }
 
     private func trustAnchor() throws -> MethodResult {

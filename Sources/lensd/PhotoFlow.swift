@@ -39,7 +39,7 @@ extension LensService {
         }
         let signing = PhotoSigning(signer: signer, generator: Self.generator,
                                    includeThumbnail: configuration.includeThumbnail)
-        let store = store
+        let store = store, outbox = outbox
         handedToSigning = true
         signingWorker.submit { [weak self] in
             let stored = Result { () throws -> StoredResult in
@@ -49,16 +49,17 @@ extension LensService {
                 }
                 return try store.store(parts: [signed], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg")
             }
-            self?.loop.post { [weak self] in self?.photoStored(name: name, session: session, result: stored) }
+            let upload = (try? stored.get()).map { outbox?.enqueue($0, fileExtension: "jpg") ?? "disabled" }
+            self?.loop.post { [weak self] in self?.photoStored(name: name, session: session, result: stored, upload: upload) }
         }
     }
 
-    fileprivate func photoStored(name: String, session: Session, result: Result<StoredResult, Error>) {
+    fileprivate func photoStored(name: String, session: Session, result: Result<StoredResult, Error>, upload: String?) {
         defer { captureEnded() }
         switch result {
         case .success(let stored):
             Log.info("photo \(name) signed and stored for \(Authorizer.userName(stored.uid)) (\(stored.size) bytes)")
-            session.emit("PhotoSigned", [.string(name), Wire.result(stored)])
+            session.emit("PhotoSigned", [.string(name), Wire.result(stored, ["upload": .string(upload ?? "disabled")])])
             if store.isLowOnSpace != conditions.storageLow { refreshConditions() }
         case .failure(let error):
             Log.error("photo \(name) failed: \(error)")

@@ -157,7 +157,7 @@ extension LensService {
         let usable = identity.state(at: Date()) == .enrolled
         let signing = identity.signer.map { VideoSigning(signer: $0, generator: Self.generator) }
         let problem = identity.problem ?? "the device certificate expired before the recording could be signed"
-        let store = store
+        let store = store, outbox = outbox
         captureStarted()
         signingWorker.submit { [weak self] in
             let unsignedReason: String?
@@ -171,20 +171,23 @@ extension LensService {
             }
             let published = Result { try store.publishRecording(name: name, uid: uid) }
             RecordingFacts.remove(besides: video.path)
+            // Unsigned videos stay local: the server is for evidence a verifier can check.
+            let upload = (try? published.get()).map { unsignedReason == nil ? outbox?.enqueue($0, fileExtension: "mp4") : nil }
             self?.loop.post { [weak self] in
                 self?.videoPublished(name: name, uid: uid, video: video, result: published, unsignedReason: unsignedReason,
-                                     session: session?.value, recovered: recovered)
+                                     session: session?.value, recovered: recovered, upload: upload ?? nil)
             }
         }
     }
 
     private func videoPublished(name: String, uid: UInt32, video: FinalizedMP4, result: Result<StoredResult, Error>,
-                                unsignedReason: String?, session: Session?, recovered: Bool) {
+                                unsignedReason: String?, session: Session?, recovered: Bool, upload: String?) {
         defer { captureEnded() }
         switch result {
         case .success(let stored):
             var info: [String: BusValue] = ["duration": .double(video.duration), "frames": .uint32(UInt32(clamping: video.sampleCount))]
             if recovered { info["recovered"] = .bool(true) }
+            info["upload"] = .string(upload ?? "disabled")
             let owner = Authorizer.userName(stored.uid)
             let member: String
             if let unsignedReason {

@@ -4,7 +4,8 @@ import Foundation
 public final class DaemonUnderTest {
     public let stateDirectory: URL
     public let logPath: String
-    public private(set) var process: Process?
+    private var server: ServerProcess?
+    public var process: Process? { server?.process }
     private let bus: PrivateSystemBus
     private let arguments: [String]
     private let user: String?
@@ -63,47 +64,27 @@ public final class DaemonUnderTest {
         let binary = try Self.installedBinary("lensd")
         let argv = [binary, "--bus", bus.address, "--config", config, "--state-dir", stateDirectory.path,
                     "--synthetic-size", "640x480", "--log-level", "debug"] + arguments
-        let p = Process()
         let command = user.map { TestUsers.asUser($0, argv) } ?? argv
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = command
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        log.seekToEndOfFile()
-        p.standardOutput = log
-        p.standardError = log
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        process = p
-        try waitForName(timeout: timeout)
+        let server = ServerProcess(["/usr/bin/env"] + command, name: "lensd", logPath: logPath)
+        server.environment = environment
+        self.server = server
+        try server.start(timeout: timeout) { try self.nameHasOwner() }
     }
 
-    /// Polls the bus until org.lensd.Lens1 has an owner.
-    public func waitForName(timeout: TimeInterval) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let r = try runProcess(["busctl", "--address=\(bus.address)", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                    "org.freedesktop.DBus", "NameHasOwner", "s", "org.lensd.Lens1"])
-            if String(decoding: r.stdout, as: UTF8.self).contains("true") { return }
-            if let p = process, !p.isRunning { throw TestToolError("lensd exited \(p.terminationStatus): \(log)") }
-            usleep(50_000)
-        }
-        throw TestToolError("lensd did not take its bus name within \(timeout) s: \(log)")
+    /// Whether org.lensd.Lens1 has an owner on the bus.
+    private func nameHasOwner() throws -> Bool {
+        let r = try runProcess(["busctl", "--address=\(bus.address)", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                "org.freedesktop.DBus", "NameHasOwner", "s", "org.lensd.Lens1"])
+        return String(decoding: r.stdout, as: UTF8.self).contains("true")
     }
 
     public var pid: Int32 { process?.processIdentifier ?? 0 }
 
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public var log: String { server?.log ?? "" }
 
-    /// Stops lensd with `signal` and waits for it to exit.
-    public func stop(signal: Int32 = SIGTERM) {
-        guard let p = process, p.isRunning else { return }
-        kill(p.processIdentifier, signal)
-        p.waitUntilExit()
-    }
-
-    deinit { stop(signal: SIGKILL) }
+    /// Stops lensd with `signal` and waits for it to exit (SIGKILL when the object goes away).
+    public func stop(signal: Int32 = SIGTERM) { server?.stop(signal: signal) }
 
     private func check(_ r: (status: Int32, stdout: Data, stderr: Data), _ what: String) throws {
         guard r.status == 0 else { throw TestToolError("\(what) failed: \(String(decoding: r.stderr, as: UTF8.self))") }

@@ -10,7 +10,7 @@ _lensctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     local words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 
-    local commands="status devices capture record watch set verify trust-anchor preview enroll"
+    local commands="status devices capture record watch set verify trust-anchor preview outbox enroll"
     local common="--bus --json --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
@@ -41,6 +41,13 @@ _lensctl() {
         capture)
             COMPREPLY=($(compgen -W "-o --camera --flash --zoom --accuracy --timeout --force $common" -- "$cur")) ;;
         record) COMPREPLY=($(compgen -W "-o --duration --timeout --force $common" -- "$cur")) ;;
+        outbox)
+            # "retry" once, right after "outbox"; then the options.
+            if [[ $cur != -* && $prev == outbox ]]; then
+                COMPREPLY=($(compgen -W "retry" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "$common" -- "$cur"))
+            fi ;;
         watch) COMPREPLY=($(compgen -W "--count --duration $common" -- "$cur")) ;;
         preview) COMPREPLY=($(compgen -W "--size --fps --quality -o --frames --duration --force $common" -- "$cur")) ;;
         verify)

@@ -25,6 +25,11 @@ struct EventJSON: Encodable {
     /// LocationChanged only; null when the fix was lost.
     var location: LocationJSON?
     var status: StatusJSON?
+    /// PhotoSigned/VideoSigned: queued (the outbox sends it) or disabled.
+    var upload: String?
+    /// ResultUploaded: where the server stored it, and its HTTP status.
+    var url: String?
+    var http_status: UInt32?
 
     init(status: StatusJSON, time: Date) {
         event = "Status"
@@ -41,7 +46,7 @@ struct EventJSON: Encodable {
             thumbnail_size = thumbnail.count
         case .photoSigned(let name, let info):
             self.name = name
-            (size, sha256, mime) = (info.size, info.sha256, info.mime)
+            (size, sha256, mime, upload) = (info.size, info.sha256, info.mime, info.upload)
         case .captureDisabled(let reasons):
             self.reasons = reasons.map(\.rawValue)
         case .videoThumbnailGenerated(let name, let thumbnail, let duration):
@@ -51,6 +56,13 @@ struct EventJSON: Encodable {
             self.name = name
             (size, mime, duration_s, frames, recovered, reason) = (info.size, info.mime, info.duration, info.frames,
                                                                    info.recovered, info.reason)
+            upload = info.upload
+        case .resultUploaded(let name, let info):
+            self.name = name
+            (url, http_status, sha256, size) = (info.url, info.status, info.sha256, info.size)
+        case .uploadFailed(let name, let error, let message):
+            self.name = name
+            (self.error, self.message) = (error, message)
         case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped: break
         case .failed(let error), .videoRecordingFailed(let error), .disconnected(let error):
             (self.error, message) = (error.name, error.message)
@@ -70,7 +82,7 @@ struct EventJSON: Encodable {
     private enum CodingKeys: String, CodingKey {
         case event, time, name, thumbnail_size, size, sha256, mime, duration_s, frames, recovered, reason, reasons, error
         case message, zoom_factor, point, device
-        case flash_mode, location, status
+        case flash_mode, location, status, upload, url, http_status
     }
 
     /// Absent fields are left out, except LocationChanged's location, which is null when lost.
@@ -96,5 +108,8 @@ struct EventJSON: Encodable {
         try c.encodeIfPresent(flash_mode, forKey: .flash_mode)
         if event == "LocationChanged" { try c.encode(location, forKey: .location) }
         try c.encodeIfPresent(status, forKey: .status)
+        try c.encodeIfPresent(upload, forKey: .upload)
+        try c.encodeIfPresent(url, forKey: .url)
+        try c.encodeIfPresent(http_status, forKey: .http_status)
     }
 }

@@ -27,6 +27,8 @@ enum EventText {
         case .deviceChanged(let device): Describe.device(device)
         case .flashModeChanged(let mode): mode.rawValue
         case .locationChanged(let location): Describe.location(location)
+        case .resultUploaded(let name, let info): "\(name) → \(info.url) (HTTP \(info.status)), sha256 \(info.sha256)"
+        case .uploadFailed(let name, let error, let message): "\(name), \(error): \(message)"
         case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped: ""
         }
     }

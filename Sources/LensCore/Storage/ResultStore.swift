@@ -143,6 +143,21 @@ public final class ResultStore: @unchecked Sendable {
         return entries.reversed().compactMap { try? result(name: $0.name, uid: uid) }
     }
 
+    /// Deletes a result of `uid` (upload-keep false, once the server confirmed it); a result
+    /// already gone is no error.
+    public func remove(name: String, uid: UInt32) throws {
+        let entry = try lookUp(name: name, uid: uid)
+        try lock.withLock {
+            do {
+                try Syscalls.unlink("\(directory)/\(uid)/\(entry.fileName)")
+            } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+            } catch let failure as Syscalls.Failure {
+                throw StorageError(failure, while: "removing result \(name)")
+            }
+            index.remove(name: name, uid: uid)
+        }
+    }
+
     // MARK: - Helpers
 
     private func lookUp(name: String, uid: UInt32) throws -> ResultIndex.Entry {

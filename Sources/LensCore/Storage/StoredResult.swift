@@ -11,4 +11,9 @@ public struct StoredResult: Sendable, Equatable {
     public var mime: String
     /// Absolute path of the file, for lensd's own use; clients get bytes or a memfd, never the path.
     public var path: String
+
+    /// For tools that hand lensd's parts a file of their own (lens-bench outbox).
+    public init(name: String, uid: UInt32, size: Int, sha256: String?, mime: String, path: String) {
+        (self.name, self.uid, self.size, self.sha256, self.mime, self.path) = (name, uid, size, sha256, mime, path)
+    }
 }

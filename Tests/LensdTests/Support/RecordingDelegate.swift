@@ -24,6 +24,8 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
         case videoThumbnail(name: String, bytes: Int, duration: Double)
         case videoSigned(name: String, info: LensVideoInfo)
         case videoUnsigned(name: String, info: LensVideoInfo)
+        case uploaded(name: String, info: LensUploadInfo)
+        case uploadFailed(name: String, error: String, message: String)
         case disconnected(LensClientError)
     }
 
@@ -75,6 +77,10 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
     }
     func didGenerateTruepicVideo(name: String, info: LensVideoInfo) { record(.videoSigned(name: name, info: info)) }
     func didGenerateUnsignedVideo(name: String, info: LensVideoInfo) { record(.videoUnsigned(name: name, info: info)) }
+    func didUploadResult(name: String, info: LensUploadInfo) { record(.uploaded(name: name, info: info)) }
+    func didFailUploadingResult(name: String, error: String, message: String) {
+        record(.uploadFailed(name: name, error: error, message: message))
+    }
     func didDisconnect(_ error: LensClientError) { record(.disconnected(error)) }
 }
 
@@ -98,6 +104,8 @@ extension RecordingDelegate.Call {
         case .videoFailed: "VideoRecordingFailed"
         case .videoThumbnail: "VideoThumbnailGenerated"
         case .videoSigned: "VideoSigned"
+        case .uploaded: "ResultUploaded"
+        case .uploadFailed: "UploadFailed"
         case .videoUnsigned: "VideoUnsigned"
         case .disconnected: "Disconnected"
         }

@@ -1,0 +1,43 @@
+#ifndef LENS_CCURL_H
+#define LENS_CCURL_H
+
+// libcurl for the outbox. curl_easy_setopt and curl_easy_getinfo are variadic, which Swift does
+// not import, and the transfer callbacks are plain C: each gets a typed wrapper here. Nothing
+// here but adaptation.
+
+#include <curl/curl.h>
+
+/// curl_easy_setopt for options that take a long.
+CURLcode lens_curl_set_long(CURL *curl, CURLoption option, long value);
+
+/// curl_easy_setopt for options that take a string (copied by libcurl) or NULL.
+CURLcode lens_curl_set_string(CURL *curl, CURLoption option, const char *value);
+
+/// curl_easy_setopt for options that take a curl_off_t (sizes).
+CURLcode lens_curl_set_size(CURL *curl, CURLoption option, long long value);
+
+/// CURLOPT_HTTPHEADER; the list must live until the transfer ends.
+CURLcode lens_curl_set_headers(CURL *curl, struct curl_slist *headers);
+
+/// CURLOPT_ERRORBUFFER: `buffer` (CURL_ERROR_SIZE bytes) receives libcurl's detailed message.
+CURLcode lens_curl_set_error_buffer(CURL *curl, char *buffer);
+
+/// The request body is read(2) from `*fd` from its current offset; `fd` must outlive the transfer.
+CURLcode lens_curl_read_body_from(CURL *curl, const int *fd);
+
+/// The response body is read and dropped (libcurl writes it to stdout otherwise).
+CURLcode lens_curl_discard_response_body(CURL *curl);
+
+/// The transfer is aborted (CURLE_ABORTED_BY_CALLBACK) as soon as `*flag` becomes non-zero.
+CURLcode lens_curl_abort_when_set(CURL *curl, const int *flag);
+
+/// Sets `*flag` so that a transfer watching it stops (from any thread).
+void lens_curl_raise_flag(int *flag);
+
+/// CURLINFO_RESPONSE_CODE: the last HTTP status, 0 when none arrived.
+long lens_curl_response_code(CURL *curl);
+
+/// CURLINFO_RETRY_AFTER: the response's Retry-After in seconds, 0 when absent.
+long long lens_curl_retry_after(CURL *curl);
+
+#endif

@@ -1,0 +1,76 @@
+#include "CCurl.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+CURLcode lens_curl_set_long(CURL *curl, CURLoption option, long value) {
+    return curl_easy_setopt(curl, option, value);
+}
+
+CURLcode lens_curl_set_string(CURL *curl, CURLoption option, const char *value) {
+    return curl_easy_setopt(curl, option, value);
+}
+
+CURLcode lens_curl_set_size(CURL *curl, CURLoption option, long long value) {
+    return curl_easy_setopt(curl, option, (curl_off_t)value);
+}
+
+CURLcode lens_curl_set_headers(CURL *curl, struct curl_slist *headers) {
+    return curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+}
+
+CURLcode lens_curl_set_error_buffer(CURL *curl, char *buffer) {
+    return curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, buffer);
+}
+
+static size_t read_from_fd(char *buffer, size_t size, size_t count, void *userdata) {
+    int fd = *(const int *)userdata;
+    for (;;) {
+        ssize_t n = read(fd, buffer, size * count);
+        if (n >= 0) return (size_t)n;
+        if (errno != EINTR) return CURL_READFUNC_ABORT;
+    }
+}
+
+CURLcode lens_curl_read_body_from(CURL *curl, const int *fd) {
+    CURLcode code = curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_from_fd);
+    return code != CURLE_OK ? code : curl_easy_setopt(curl, CURLOPT_READDATA, (void *)fd);
+}
+
+static size_t discard(char *data, size_t size, size_t count, void *userdata) {
+    (void)data;
+    (void)userdata;
+    return size * count;
+}
+
+CURLcode lens_curl_discard_response_body(CURL *curl) {
+    return curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
+}
+
+static int abort_when_set(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
+    (void)dltotal;
+    (void)dlnow;
+    (void)ultotal;
+    (void)ulnow;
+    return __atomic_load_n((const int *)userdata, __ATOMIC_RELAXED) != 0;
+}
+
+CURLcode lens_curl_abort_when_set(CURL *curl, const int *flag) {
+    CURLcode code = curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, abort_when_set);
+    if (code == CURLE_OK) code = curl_easy_setopt(curl, CURLOPT_XFERINFODATA, (void *)flag);
+    return code != CURLE_OK ? code : curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+}
+
+void lens_curl_raise_flag(int *flag) {
+    __atomic_store_n(flag, 1, __ATOMIC_RELAXED);
+}
+
+long lens_curl_response_code(CURL *curl) {
+    long code = 0;
+    return curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK ? code : 0;
+}
+
+long long lens_curl_retry_after(CURL *curl) {
+    curl_off_t seconds = 0;
+    return curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER, &seconds) == CURLE_OK ? (long long)seconds : 0;
+}

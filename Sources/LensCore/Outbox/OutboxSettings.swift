@@ -1,0 +1,26 @@
+/// Where and how the outbox delivers: lensd's upload-* settings.
+public struct OutboxSettings: Sendable, Equatable {
+    /// `{name}` and `{ext}` are substituted (see `UploadURL`).
+    public var urlTemplate: String
+    /// The Authorization header's value, from upload-auth-file; nil: none.
+    public var authorization: String?
+    /// PEM roots for the server; nil: the system store.
+    public var caFile: String?
+    public var maxBytes: Int
+    /// false: the local copy is removed after a confirmed delivery.
+    public var keepLocalCopy: Bool
+    /// Cap on the backoff between attempts, in seconds.
+    public var retryMaxSeconds: Double
+    /// The first retry's delay; each further one doubles it.
+    public var firstRetrySeconds: Double = 2
+
+    public init(urlTemplate: String, authorization: String? = nil, caFile: String? = nil, maxBytes: Int = 100 << 20,
+                keepLocalCopy: Bool = true, retryMaxSeconds: Double = 3600) {
+        self.urlTemplate = urlTemplate
+        self.authorization = authorization
+        self.caFile = caFile
+        self.maxBytes = maxBytes
+        self.keepLocalCopy = keepLocalCopy
+        self.retryMaxSeconds = retryMaxSeconds
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import LensBus
+import LensCore
+
+/// The outbox as lensd runs it: results are queued by the flows that store them, the outbox's
+/// own thread sends them, and what becomes of each reaches its owner's sessions
+/// (ResultUploaded, UploadFailed) and everyone in the group as Manager.OutboxState.
+final class OutboxFlow: @unchecked Sendable {
+    let outbox: Outbox
+    private unowned let service: LensService
+    /// The state as last announced (loop thread only).
+    private var announced = OutboxSummary.empty
+
+    /// nil when no upload-url is set. The auth file is read once, here: a bad one stops lensd at
+    /// start-up rather than failing every upload later.
+    static func make(_ configuration: Configuration, stateDirectory: URL, service: LensService) throws -> OutboxFlow? {
+        guard let url = configuration.uploadURL else { return nil }
+        let authorization = try configuration.uploadAuthFile.map(UploadCredential.authorization(fromFile:))
+        if let ca = configuration.uploadCA, !FileManager.default.isReadableFile(atPath: ca) {
+            throw ConfigurationError("upload-ca \(ca) cannot be read")
+        }
+        if authorization != nil && url.lowercased().hasPrefix("http://") {
+            Log.warning("outbox: upload-url is plain http: the upload-auth-file credential is sent unencrypted")
+        }
+        let settings = OutboxSettings(urlTemplate: url, authorization: authorization, caFile: configuration.uploadCA,
+                                      maxBytes: configuration.uploadMaxBytes, keepLocalCopy: configuration.uploadKeep,
+                                      retryMaxSeconds: Double(configuration.uploadRetryMax.components.seconds))
+        return try OutboxFlow(settings, directory: stateDirectory.appendingPathComponent("outbox").path, service: service)
+    }
+
+    private init(_ settings: OutboxSettings, directory: String, service: LensService) throws {
+        self.service = service
+        let loop = service.loop
+        let relay = Relay()
+        outbox = try Outbox(settings: settings, directory: directory, onEvent: { event in
+            loop.post { relay.flow?.handle(event) }
+        }, onDamagedRecord: { file, error in
+            Log.error("outbox: \(file) is unreadable and was skipped: \(error)")
+        })
+        relay.flow = self
+        announced = outbox.summary
+        Log.info("outbox: sending results to \(settings.urlTemplate) (\(announced.queued) waiting)")
+    }
+
+    /// Any thread: queues a stored result, durably. The value is PhotoSigned/VideoSigned's `upload`.
+    func enqueue(_ stored: StoredResult, fileExtension: String) -> String {
+        do {
+            try outbox.enqueue(stored, fileExtension: fileExtension)
+            return "queued"
+        } catch {
+            Log.error("outbox: \(stored.name) could not be queued and will not be sent: \(error)")
+            return "disabled"
+        }
+    }
+
+    func stop() { outbox.stop() }
+
+    // MARK: Events (loop thread)
+
+    private func handle(_ event: Outbox.Event) {
+        switch event {
+        case .delivered(let record, let url, let status):
+            Log.info("outbox: \(record.name) delivered to \(url) (HTTP \(status))")
+            if !outbox.settings.keepLocalCopy {
+                do { try service.store.remove(name: record.name, uid: record.uid) } catch {
+                    Log.warning("outbox: \(record.name) delivered but its local copy could not be removed: \(error)")
+                }
+            }
+            emit("ResultUploaded", [.string(record.name), .vardict([
+                "url": .string(url), "status": .uint32(UInt32(status)),
+                "sha256": .string(record.sha256 ?? ""), "size": .uint64(UInt64(record.size)),
+            ])], to: record.uid)
+        case .failed(let record, let error, let message):
+            Log.warning("outbox: \(record.name) not sent (\(error)): \(message)")
+            emit("UploadFailed", [.string(record.name), .string(error), .string(message)], to: record.uid)
+        case .changed(let summary):
+            guard summary != announced else { return }
+            announced = summary
+            // Nothing personal, like the other Manager properties: broadcast.
+            try? service.bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
+                                                   changed: ["OutboxState": Self.wire(summary)], destination: nil)
+        }
+    }
+
+    /// To every session the result's owner has open now.
+    private func emit(_ member: String, _ arguments: [BusValue], to uid: UInt32) {
+        for session in service.sessions.values where session.uid == uid { session.emit(member, arguments) }
+    }
+
+    static func wire(_ summary: OutboxSummary) -> BusValue {
+        .vardict([
+            "queued": .uint32(UInt32(clamping: summary.queued)), "bytes": .uint64(UInt64(summary.bytes)),
+            "last_error": .string(summary.lastError), "next_attempt": .uint64(UInt64(max(0, summary.nextAttempt))),
+        ])
+    }
+
+    /// ListUploads' entry for one record.
+    static func wire(_ record: OutboxRecord) -> BusValue {
+        .vardict([
+            "name": .string(record.name), "uid": .uint32(record.uid), "state": .string(record.state.rawValue),
+            "mime": .string(record.mime), "size": .uint64(UInt64(record.size)), "attempts": .uint32(UInt32(clamping: record.attempts)),
+            "next_attempt": .uint64(UInt64(max(0, record.nextAttempt))), "last_error": .string(record.lastError ?? ""),
+        ])
+    }
+}
+
+/// Lets the outbox's event handler, made before the flow exists, reach it.
+private final class Relay: @unchecked Sendable {
+    weak var flow: OutboxFlow?
+}
