@@ -35,7 +35,9 @@ public enum OrganizationEnrollment {
         let material = OrganizationIdentity.material(key: key, chain: chain, anchor: anchor, chainPath: "the offered chain", configuration)
         _ = try material.makeSigner(now: now)
         do {
-            try OrganizationIdentity.store(Array(chainPEM.utf8), as: OrganizationIdentity.chainFileName, mode: 0o644, configuration)
+            // The certificates as parsed, so that nothing else the offered text held is kept.
+            let canonical = chain.map(\.pem).joined()
+            try OrganizationIdentity.store(Array(canonical.utf8), as: OrganizationIdentity.chainFileName, mode: 0o644, configuration)
         } catch {
             throw IdentityFailure(.invalid, "cannot store the chain in \(OrganizationIdentity.directory(configuration)): \(error)")
         }
