@@ -47,6 +47,7 @@ let package = Package(
         .testTarget(name: "C2PATests", dependencies: ["C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport"]),
+        .testTarget(name: "LensFaceTests", dependencies: ["LensFace", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]
 )

@@ -28,6 +28,9 @@ public struct LBPCascade: Sendable {
     /// Per stump: two leaf values (code in the subset, code not in it).
     let stumpLeaves: [Float]
 
+    /// How big the model is: stages, weak classifiers (stumps) and features.
+    public var shape: (stages: Int, stumps: Int, features: Int) { (stages.count, stumpFeatures.count, features.count) }
+
     /// Debian's opencv-data installs the frontal-face model here.
     public static let defaultPath = "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml"
 
