@@ -24,7 +24,8 @@ final class LensctlCompletionTests: XCTestCase {
 
     func testCompletionOffersCommandsOptionsAndValues() throws {
         let cases: [([String], String)] = [
-            (["lensctl", ""], "status devices capture record watch set verify trust-anchor --help"),
+            (["lensctl", ""], "status devices capture record watch set verify trust-anchor detect-faces --help"),
+            (["lensctl", "detect-faces", "--"], "--cascade --bus --json --help"),
             (["lensctl", "record", "--"], "--duration --force --bus --json --help"),
             (["lensctl", "record", "-o", "clip.mp4", "--du"], "--duration"),
             (["lensctl", "capture", "--fl"], "--flash"),
