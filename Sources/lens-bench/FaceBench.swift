@@ -15,12 +15,7 @@ struct FaceBench {
         while let arg = rest.popFirst() {
             switch arg {
             case "--runs": runs = Int(rest.popFirst() ?? "") ?? 0
-            case "--size":
-                let parts = (rest.popFirst() ?? "").split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2, parts.allSatisfy({ (64...4096).contains($0) }) else {
-                    throw BenchError("--size WIDTHxHEIGHT, 64...4096 each")
-                }
-                size = (parts[0], parts[1])
+            case "--size": size = try Measure.size(rest.popFirst(), sides: 64...4096)
             default: throw BenchError("usage: \(usage)")
             }
         }
@@ -64,9 +59,9 @@ struct FaceBench {
         print(String(format: "fps=%.1f opencv_fps=%.1f ratio_vs_opencv=%.2f", 1000 / total, 1000 / referenceTotal, total / referenceTotal))
     }
 
-    /// OpenCV times itself, so its interpreter start-up stays out of the figure.
+    /// OpenCV times itself (the test oracle with --runs), so its interpreter start-up stays out of the figure.
     private func openCV(_ python: String, _ root: URL, _ files: [String], minSize: Int) throws -> [String: (median: Double, faces: Int)] {
-        let script = root.appendingPathComponent("scripts/bench/opencv_face.py").path
+        let script = root.appendingPathComponent("Tests/oracle/face_oracle.py").path
         let result = try Measure.run([python, script, "--min-size", String(minSize), "--runs", String(runs)] + files)
         guard result.status == 0, let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: [String: Any]] else {
             throw BenchError("OpenCV benchmark failed: \(result.output)")

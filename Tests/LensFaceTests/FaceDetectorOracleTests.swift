@@ -41,7 +41,10 @@ final class FaceDetectorOracleTests: XCTestCase {
     /// Rectangles per file, from OpenCV.
     private func openCV(_ files: [URL], minSize: Int) throws -> [String: [FaceRectangle]] {
         let output = try TestTools.runOracle("face_oracle.py", ["--min-size", String(minSize)] + files.map(\.path))
-        let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: output) as? [String: [[Int]]])
-        return parsed.mapValues { $0.map { FaceRectangle(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } }
+        let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: output) as? [String: [String: Any]])
+        return try parsed.mapValues { entry in
+            let faces = try XCTUnwrap(entry["faces"] as? [[Int]])
+            return faces.map { FaceRectangle(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
+        }
     }
 }
