@@ -53,6 +53,16 @@ final class FaceLocalizationTests: XCTestCase {
         XCTAssertEqual(FaceInstruction.faceTooClose.localizedText(FaceLocalization()), "Move back")
     }
 
+    func testBigEndianCatalogsReadTheSame() throws {
+        let big = locale.file("de-big.mo")
+        let r = try runProcess(["msgfmt", "--endianness=big", "-o", big.path,
+                                TestTools.repoRoot.appendingPathComponent("po/de.po").path])
+        XCTAssertEqual(r.status, 0, String(decoding: r.stderr, as: UTF8.self))
+        let little = try MessageCatalog(contentsOf: locale.url.appendingPathComponent("de/LC_MESSAGES/lensd.mo").path)
+        XCTAssertEqual(try MessageCatalog(contentsOf: big.path).translations, little.translations)
+        XCTAssertEqual(little.translations.count, FaceInstruction.allCases.count)
+    }
+
     func testHostileCatalogsAreRefused() throws {
         let good = Array(try Data(contentsOf: locale.url.appendingPathComponent("de/LC_MESSAGES/lensd.mo")))
         XCTAssertEqual(try MessageCatalog(mo: good).translation(of: "Move back"), "Gehen Sie etwas zurück")
