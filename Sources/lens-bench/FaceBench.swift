@@ -35,7 +35,7 @@ struct FaceBench {
             .map { work.appendingPathComponent($0).path }
 
         let detector = FaceDetector(cascade: try LBPCascade(contentsOf: LBPCascade.defaultPath))
-        let minSize = Int(FaceAutoCaptureConfiguration().minFaceSize / 2 * Double(size.width))
+        let minSize = FaceAutoCaptureConfiguration().searchMinSize(width: size.width)
         let options = FaceDetector.Options(minSize: minSize)
         let reference = try openCV(python, root, files, minSize: minSize)
         print("LensFace vs OpenCV CascadeClassifier (lbpcascade_frontalface, scale 1.1, neighbours 3, minSize \(minSize)), \(size.width)x\(size.height), one thread, median of \(runs)")

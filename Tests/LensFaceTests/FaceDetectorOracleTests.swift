@@ -9,7 +9,7 @@ final class FaceDetectorOracleTests: XCTestCase {
     func testRectanglesMatchOpenCVOnEveryScene() throws {
         // Auto-capture's search size (half of too far) on webcam frames; no lower bound (OpenCV's
         // default) on the downscale, so the smallest pyramid levels are compared too.
-        let searchSize = Int(FaceAutoCaptureConfiguration().minFaceSize / 2 * 640)
+        let searchSize = FaceAutoCaptureConfiguration().searchMinSize(width: 640)
         for (size, minSize) in [(FaceScenes.Size.vga, searchSize), (.qvga, 0)] {
             let scenes = try FaceScenes.all(size)
             let oracle = try openCV(scenes.map(\.file), minSize: minSize)

@@ -36,13 +36,12 @@ enum DetectFacesCommand: Command {
         let detector = FaceDetector(cascade: cascade)
         let localization = Localization.current()
         var reports: [ImageFaces] = []
+        // Auto-capture's defaults, the whole image as the detection rectangle: its search and its verdict.
+        let configuration = FaceAutoCaptureConfiguration()
         for path in args.positionals {
             let image = try decode(path)
-            // One frame through a fresh auto-capture: the instruction its default thresholds give.
-            var judge = try FaceAutoCapture<Void>(detector: detector)
-            let detection = judge.process(image, timestampMillis: 0, frame: ())?.detection
-            let faces = detector.detect(image: image, options: .init(minSize: searchSize(image, judge.configuration)))
-            let instruction = detection?.instruction ?? .faceNotPresent
+            let faces = detector.detect(image: image, options: .init(minSize: configuration.searchMinSize(width: image.width)))
+            let instruction = configuration.instruction(for: faces.first)
             reports.append(ImageFaces(file: path, width: image.width, height: image.height, instruction: instruction.key,
                                       instruction_text: instruction.localizedText(localization), faces: faces.map(FaceJSON.init)))
         }
@@ -52,11 +51,6 @@ enum DetectFacesCommand: Command {
             reports.forEach { Output.line(text($0)) }
         }
         return .ok
-    }
-
-    /// Auto-capture's own lower bound: half the too-far size.
-    private static func searchSize(_ image: LumaImage, _ configuration: FaceAutoCaptureConfiguration) -> Int {
-        Int(configuration.minFaceSize / 2 * Double(image.width))
     }
 
     private static func decode(_ path: String) throws -> LumaImage {

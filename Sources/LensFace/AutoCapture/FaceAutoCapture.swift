@@ -90,9 +90,8 @@ public struct FaceAutoCapture<Frame> {
         var face: DetectedFace?
         if x1 > x0, y1 > y0 {
             let searched = luma.cropped(to: FaceRectangle(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
-            // Down to half the too-far size, so a small face hears "Move closer", not "Present your face".
-            let minSize = Int(configuration.minFaceSize / 2 * Double(searched.width))
-            face = detector.detect(image: searched, options: .init(minSize: minSize)).first?.offset(by: (x0, y0))
+            let options = FaceDetector.Options(minSize: configuration.searchMinSize(width: searched.width))
+            face = detector.detect(image: searched, options: options).first?.offset(by: (x0, y0))
         }
         let instruction = configuration.instruction(for: face)
         return FaceDetection(timestampMillis: timestampMillis, face: face, instruction: instruction,

@@ -54,8 +54,15 @@ public struct FaceAutoCaptureConfiguration: Sendable, Equatable {
         return self
     }
 
-    /// The instruction a face (or none) earns, size first, then centring, then light.
-    func instruction(for face: DetectedFace?) -> FaceInstruction {
+    /// The smallest face side to search for in a region `width` pixels wide: half the too-far
+    /// size, so that a small face hears "Move closer" rather than "Present your face".
+    public func searchMinSize(width: Int) -> Int {
+        Int(minFaceSize / 2 * Double(width))
+    }
+
+    /// The instruction a face (or none) earns, size first, then centring, then light. Its
+    /// quality must be measured against the detection rectangle.
+    public func instruction(for face: DetectedFace?) -> FaceInstruction {
         guard let quality = face?.quality else { return .faceNotPresent }
         if quality.size > maxFaceSize { return .faceTooClose }
         if quality.size < minFaceSize { return .faceTooFar }

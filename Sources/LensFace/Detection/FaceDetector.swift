@@ -3,7 +3,8 @@
 /// eps 0.2), single-threaded. Stateless after construction: one detector may serve many threads.
 public struct FaceDetector: Sendable {
     public struct Options: Sendable, Equatable {
-        /// Each pyramid level is this much smaller than the one before (OpenCV's scaleFactor).
+        /// Each pyramid level is this much smaller than the one before (OpenCV's scaleFactor);
+        /// must be above 1.
         public var scaleFactor: Double = 1.1
         /// A face needs more than this many overlapping detections (OpenCV's minNeighbors).
         public var minNeighbors: Int = 3
@@ -53,19 +54,23 @@ public struct FaceDetector: Sendable {
 
     /// The pyramid's scales, as detectMultiScaleNoGrouping picks them: every factor whose
     /// window fits the image, less those outside minSize...maxSize.
+    /// A scale factor of 1 or less would never end the pyramid: it yields no scales (no faces).
     func scales(for image: LumaImage, options: Options) -> [Float] {
+        guard options.scaleFactor > 1 else { return [] }
         let maxWidth = options.maxSize > 0 ? min(options.maxSize, image.width) : image.width
         let maxHeight = options.maxSize > 0 ? min(options.maxSize, image.height) : image.height
-        guard options.scaleFactor > 1 else { return [] }
         var scales: [Float] = []
         var factor = 1.0
         while true {
+            // OpenCV sizes the window with the Double factor here, and with its Float copy below.
             let width = Int((Double(cascade.windowWidth) * factor).rounded(.toNearestOrEven))
             let height = Int((Double(cascade.windowHeight) * factor).rounded(.toNearestOrEven))
-            if width > image.width || height > image.height || width > maxWidth || height > maxHeight { break }
+            if width > maxWidth || height > maxHeight { break }
             let scale = Float(factor)
-            let scaledWidth = Self.round(Float(cascade.windowWidth) * scale), scaledHeight = Self.round(Float(cascade.windowHeight) * scale)
-            if scaledWidth >= options.minSize, scaledHeight >= options.minSize { scales.append(scale) }
+            if Self.round(Float(cascade.windowWidth) * scale) >= options.minSize,
+               Self.round(Float(cascade.windowHeight) * scale) >= options.minSize {
+                scales.append(scale)
+            }
             factor *= options.scaleFactor
         }
         return scales
