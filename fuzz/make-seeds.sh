@@ -44,7 +44,14 @@ ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=30 -frames:v 3 -c:v mjpeg -q
 ref "$TMP/in.mp4" "$TMP/c2pa-python.mp4" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" --when 2026-11-29T12:00:00Z
 "$MAKE_SEED" "$TMP/mjpeg.mp4" "$TMP/lensd.mp4" --key "$TMP/p384/leaf.pk8" --chain "$TMP/p384/chain.pem" >/dev/null
 
-mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-jpeg,fuzz-bmff}
+mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-jpeg,fuzz-bmff,fuzz-cascade,fuzz-catalog}
+# Cascades (fuzz-cascade): the frontal-face file's layout with made-up numbers, and malformed variants.
+"$PY" "$ROOT/fuzz/make-cascade-seeds.py" "$CORPUS"
+# Catalogs (fuzz-catalog): po/ compiled by msgfmt, little-endian as msgfmt writes, one big-endian, and a truncated one.
+mkdir -p "$CORPUS/fuzz-catalog"
+for po in "$ROOT"/po/*.po; do msgfmt -o "$CORPUS/fuzz-catalog/$(basename "$po" .po).mo" "$po"; done
+msgfmt --endianness=big -o "$CORPUS/fuzz-catalog/de-big-endian.mo" "$ROOT/po/de.po"
+head -c 100 "$CORPUS/fuzz-catalog/de.mo" >"$CORPUS/fuzz-catalog/de-truncated.mo"
 cp "$TMP/in.mp4" "$CORPUS/fuzz-bmff/unsigned.mp4"
 cp "$TMP/c2pa-python.mp4" "$TMP/lensd.mp4" "$CORPUS/fuzz-bmff/"
 cp "$TMP/in.jpg" "$CORPUS/fuzz-jpeg/unsigned.jpg"

@@ -10,6 +10,7 @@ usage: lens-bench sign-jpeg --key KEY --chain CHAIN [--trust-anchor ROOT] [--run
        lens-bench video [--runs N] [--size WxH] [--lengths S,S] [--realtime S]
        lens-bench preview [--size WxH] [--seconds S] [--photos N] [--recordings N]
        lens-bench outbox [--runs N] [--size MB] [FILE]
+       lens-bench face [--runs N] [--size WxH]
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
@@ -23,6 +24,7 @@ do {
     case "video": try VideoBench(Array(argv.dropFirst())).run()
     case "preview": try PreviewBench(Array(argv.dropFirst())).run()
     case "outbox": try OutboxBench(Array(argv.dropFirst())).run()
+    case "face": try FaceBench(Array(argv.dropFirst())).run()
     default:
         print(usage)
         exit(2)

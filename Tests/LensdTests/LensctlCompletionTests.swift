@@ -24,11 +24,12 @@ final class LensctlCompletionTests: XCTestCase {
 
     func testCompletionOffersCommandsOptionsAndValues() throws {
         let cases: [([String], String)] = [
-            (["lensctl", ""], "status devices capture record watch set verify trust-anchor preview outbox --help"),
+            (["lensctl", ""], "status devices capture record watch set verify trust-anchor preview outbox detect-faces --help"),
             (["lensctl", "preview", "--f"], "--fps --frames --force"),
             (["lensctl", "preview", "--size", ""], "320x240 640x480 1280x720"),
             (["lensctl", "outbox", ""], "retry"),
             (["lensctl", "outbox", "retry", "--"], "--bus --json --help"),
+            (["lensctl", "detect-faces", "--"], "--cascade --bus --json --help"),
             (["lensctl", "record", "--"], "--duration --timeout --force --bus --json --help"),
             (["lensctl", "record", "-o", "clip.mp4", "--du"], "--duration"),
             (["lensctl", "capture", "--fl"], "--flash"),

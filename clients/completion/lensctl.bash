@@ -10,12 +10,12 @@ _lensctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     local words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 
-    local commands="status devices capture record watch set verify trust-anchor preview outbox"
+    local commands="status devices capture record watch set verify trust-anchor preview outbox detect-faces"
     local common="--bus --json --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--size|--fps|--quality|--frames) ((i++)) ;;
+            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--size|--fps|--quality|--frames|--cascade) ((i++)) ;;
             -*) ;;
             *) command=${words[i]}; break ;;
         esac
@@ -26,7 +26,7 @@ _lensctl() {
         --bus) COMPREPLY=($(compgen -W "system session unix:path=" -- "$cur")); compopt -o nospace 2>/dev/null; return ;;
         --camera) COMPREPLY=($(compgen -W "back front external" -- "$cur") $(compgen -G "/dev/video*" -- "$cur")); return ;;
         --flash) COMPREPLY=($(compgen -W "off on auto" -- "$cur")); return ;;
-        -o|--trust-anchor) _lensctl_files "$cur"; return ;;
+        -o|--trust-anchor|--cascade) _lensctl_files "$cur"; return ;;
         --zoom|--accuracy|--timeout|--count|--duration|--fps|--quality|--frames) return ;;
         --size) COMPREPLY=($(compgen -W "320x240 640x480 1280x720" -- "$cur")); return ;;
     esac
@@ -53,6 +53,12 @@ _lensctl() {
         verify)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--trust-anchor --require-trusted $common" -- "$cur"))
+            else
+                _lensctl_files "$cur"
+            fi ;;
+        detect-faces)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--cascade $common" -- "$cur"))
             else
                 _lensctl_files "$cur"
             fi ;;

@@ -4,7 +4,7 @@ import LensBus
 enum LensCtl {
     static let commands: [any Command.Type] = [
         StatusCommand.self, DevicesCommand.self, CaptureCommand.self, RecordCommand.self, WatchCommand.self, SetCommand.self,
-        VerifyCommand.self, TrustAnchorCommand.self, PreviewCommand.self, OutboxCommand.self,
+        VerifyCommand.self, TrustAnchorCommand.self, PreviewCommand.self, OutboxCommand.self, DetectFacesCommand.self,
     ]
 
     static var usage: String {
