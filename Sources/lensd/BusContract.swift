@@ -18,6 +18,9 @@ enum BusContract {
             M(name: "OpenSession", inSignature: "a{sv}", inNames: ["options"], outSignature: "o", outNames: ["session"]),
             M(name: "ListDevices", inSignature: "", inNames: [], outSignature: "aa{sv}", outNames: ["devices"]),
             M(name: "GetTrustAnchor", inSignature: "", inNames: [], outSignature: "s", outNames: ["pem"]),
+            M(name: "GetCertificateChain", inSignature: "", inNames: [], outSignature: "s", outNames: ["pem"]),
+            M(name: "ListResults", inSignature: "", inNames: [], outSignature: "aa{sv}", outNames: ["results"]),
+            M(name: "DeleteResult", inSignature: "s", inNames: ["name"], outSignature: "", outNames: []),
         ],
         properties: [
             P(name: "Version", signature: "s", writable: false, emitsChange: .const),
@@ -27,6 +30,7 @@ enum BusContract {
             P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .const),
             // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
             P(name: "CameraHolder", signature: "s", writable: false, emitsChange: .yes),
+            P(name: "ResultLimits", signature: "a{sv}", writable: false, emitsChange: .const),
         ],
         signals: [])
 
@@ -80,5 +84,6 @@ enum BusContract {
             S(name: "VideoThumbnailGenerated", signature: "sayd", names: ["name", "thumbnail", "duration"]),
             S(name: "VideoSigned", signature: "sa{sv}", names: ["name", "info"]),
             S(name: "VideoUnsigned", signature: "sa{sv}", names: ["name", "info"]),
+            S(name: "ResultEvicted", signature: "ss", names: ["name", "reason"]),
         ])
 }

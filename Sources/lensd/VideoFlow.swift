@@ -163,7 +163,9 @@ extension LensService {
             } catch {
                 unsignedReason = LensError.from(error).busError.message
             }
-            let published = Result { try store.publishRecording(name: name, uid: uid) }
+            let published = Result {
+                try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered)
+            }
             RecordingFacts.remove(besides: video.path)
             self?.loop.post { [weak self] in
                 self?.videoPublished(name: name, uid: uid, video: video, result: published, unsignedReason: unsignedReason,
@@ -190,7 +192,7 @@ extension LensService {
                 member = "VideoSigned"
             }
             let arguments: [BusValue] = [.string(name), Wire.result(stored, info)]
-            if recovered { announceRecovered(uid: uid, member: member, arguments: arguments) } else { session?.emit(member, arguments) }
+            if recovered { announce(toOwner: uid, member: member, arguments: arguments) } else { session?.emit(member, arguments) }
         case .failure(let error):
             Log.error("video \(name): \(error)")
             store.discardRecording(name: name, uid: uid)

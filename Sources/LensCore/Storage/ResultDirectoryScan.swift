@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// What `ResultStore.init` does with the results directory a previous run left behind.
@@ -29,9 +30,11 @@ enum ResultDirectoryScan {
                 guard let parsed = ResultName.parseFileName(fileName) else { continue }
                 let status = try Syscalls.status("\(uidDirectory)/\(fileName)")
                 guard status.isRegularFile else { continue }
+                let modified = Double(status.modified.tv_sec) + Double(status.modified.tv_nsec) / 1e9
                 let entry = ResultIndex.Entry(
                     name: parsed.name, fileExtension: parsed.fileExtension, size: status.size,
-                    mime: ResultName.mime(forExtension: parsed.fileExtension), sha256: nil)
+                    mime: ResultName.mime(forExtension: parsed.fileExtension), sha256: nil,
+                    created: Date(timeIntervalSince1970: modified), note: ResultNote.read(parsed.name, in: uidDirectory))
                 found.append((entry, status.modified))
             }
             found.sort { a, b in
