@@ -74,6 +74,7 @@ final class EventDelivery: @unchecked Sendable {  // the weak references and `fi
             delegate.didGenerateVideoThumbnail(thumbnail, name: name, duration: duration)
         case .videoSigned(let name, let info): delegate.didGenerateTruepicVideo(name: name, info: info)
         case .videoUnsigned(let name, let info): delegate.didGenerateUnsignedVideo(name: name, info: info)
+        case .resultEvicted(let name, let reason): delegate.didEvictResult(name: name, reason: reason)
         case .disconnected(let error): delegate.didDisconnect(error)
         }
     }

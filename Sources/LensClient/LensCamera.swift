@@ -136,8 +136,8 @@ public final class LensCamera: @unchecked Sendable {  // immutable; ClientConnec
         try connection.call(path: sessionPath, interface: Lens1.sessionInterface, member: member, arguments: arguments)
     }
 
-    func managerCall(_ member: String) throws(LensClientError) -> [BusValue] {
-        try connection.call(path: Lens1.managerPath, interface: Lens1.managerInterface, member: member)
+    func managerCall(_ member: String, _ arguments: [BusValue] = []) throws(LensClientError) -> [BusValue] {
+        try connection.call(path: Lens1.managerPath, interface: Lens1.managerInterface, member: member, arguments: arguments)
     }
 
     /// org.freedesktop.DBus.Properties.GetAll, as fields.

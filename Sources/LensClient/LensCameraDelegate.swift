@@ -46,6 +46,9 @@ public protocol LensCameraDelegate: AnyObject {
     func didGenerateTruepicVideo(name: String, info: LensVideoInfo)
     /// VideoUnsigned: the MP4 is stored but lensd could not sign it (`info.reason`).
     func didGenerateUnsignedVideo(name: String, info: LensVideoInfo)
+    /// ResultEvicted: lensd deleted this user's result `name` at its per-user caps (no SDK
+    /// counterpart: the SDK keeps no results).
+    func didEvictResult(name: String, reason: String)
     /// The connection to lensd ended (no SDK counterpart: on Linux the daemon can restart);
     /// create a new LensCamera to go on.
     func didDisconnect(_ error: LensClientError)
@@ -69,5 +72,6 @@ extension LensCameraDelegate {
     public func didGenerateVideoThumbnail(_ thumbnail: Data, name: String, duration: Double) {}
     public func didGenerateTruepicVideo(name: String, info: LensVideoInfo) {}
     public func didGenerateUnsignedVideo(name: String, info: LensVideoInfo) {}
+    public func didEvictResult(name: String, reason: String) {}
     public func didDisconnect(_ error: LensClientError) {}
 }

@@ -36,6 +36,9 @@ public enum LensEvent: Sendable, Equatable {
     case videoSigned(name: String, info: LensVideoInfo)
     /// VideoUnsigned: the MP4 is stored without a manifest, for `info.reason`.
     case videoUnsigned(name: String, info: LensVideoInfo)
+    /// ResultEvicted: lensd deleted this user's result `name` to stay within its per-user caps
+    /// (`reason` names the cap); sent to every session of the user.
+    case resultEvicted(name: String, reason: String)
     /// The bus connection or lensd went away; this camera's session is gone. The last event.
     case disconnected(LensClientError)
 
@@ -59,6 +62,7 @@ public enum LensEvent: Sendable, Equatable {
         case .videoThumbnailGenerated: "VideoThumbnailGenerated"
         case .videoSigned: "VideoSigned"
         case .videoUnsigned: "VideoUnsigned"
+        case .resultEvicted: "ResultEvicted"
         case .disconnected: "Disconnected"
         }
     }
@@ -113,6 +117,9 @@ public enum LensEvent: Sendable, Equatable {
             case ("VideoUnsigned", 2):
                 guard let name = a[0].stringValue else { return nil }
                 self = .videoUnsigned(name: name, info: try LensVideoInfo(try Fields(a[1], "VideoUnsigned info")))
+            case ("ResultEvicted", 2):
+                guard let name = a[0].stringValue, let reason = a[1].stringValue else { return nil }
+                self = .resultEvicted(name: name, reason: reason)
             default:
                 return nil
             }

@@ -20,12 +20,13 @@ enum EventText {
         case .captureDisabled(let reasons): reasons.map(\.rawValue).joined(separator: ", ")
         case .failed(let error), .videoRecordingFailed(let error), .disconnected(let error): "\(error.name): \(error.message)"
         case .videoThumbnailGenerated(let name, let thumbnail, let duration):
-            "\(name), \(String(format: "%.1f", duration)) s, thumbnail \(thumbnail.count) bytes"
+            "\(name), \(Seconds.text(duration)) s, thumbnail \(thumbnail.count) bytes"
         case .videoSigned(let name, let info), .videoUnsigned(let name, let info): "\(name), \(Describe.video(info))"
         case .zoomFactorChanged(let factor): String(format: "%.2f×", factor)
         case .focusedOnPoint(let point): String(format: "%.3f, %.3f", point.x, point.y)
         case .deviceChanged(let device): Describe.device(device)
         case .flashModeChanged(let mode): mode.rawValue
+        case .resultEvicted(let name, let reason): "\(name) deleted: \(reason)"
         case .locationChanged(let location): Describe.location(location)
         case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped: ""
         }
