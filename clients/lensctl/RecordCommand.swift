@@ -19,7 +19,7 @@ enum RecordCommand: Command {
     and size. Then it waits for lensd
     to store and sign the video, writes the exact bytes to FILE (default NAME.mp4), checks it
     with lensd's verifier against lensd's trust anchor, and prints name, length, size, path,
-    and "signed (N frames, VERDICT)" or "UNSIGNED: reason".
+    and "signed, N frames, VERDICT" or "N frames, UNSIGNED: reason".
 
     If lensd goes away mid-recording, lensctl says so with the video's name (exit 3): lensd
     recovers what was recorded when it starts again, and lensctl fetch NAME writes it.
@@ -153,9 +153,9 @@ struct RecordJSON: Encodable {
         recording_error = stored.fault.map { Fault(error: $0.name, message: $0.message) }
     }
 
-    /// One line: "NAME  12.400 s  3104228 bytes  /path/NAME.mp4  signed (372 frames, Trusted)".
+    /// One line: "NAME  12.400 s  3104228 bytes  /path/NAME.mp4  signed, 372 frames, Trusted".
     var text: String {
-        let state = signed ? "signed (\(frames) frames, \(verdict ?? "not verified"))" : "UNSIGNED: \(reason ?? "") (\(frames) frames)"
+        let state = signed ? "signed, \(frames) frames, \(verdict ?? "")" : "\(frames) frames, UNSIGNED: \(reason ?? "")"
         return "\(name)  \(Seconds.text(duration_s)) s  \(size) bytes  \(path)  \(state)"
     }
 }
