@@ -19,7 +19,7 @@ final class LensctlRecordUsageTests: XCTestCase {
             XCTAssertEqual(r.status, 2, "--duration \(duration): \(r.stderr)")
             XCTAssertEqual(r.stderr, "lensctl: --duration must be a number above 0, not \(duration)\n")
         }
-        for arguments in [["--duration"], ["clip.mp4"], ["--camera", "back"], ["--timeout", "0"]] {
+        for arguments in [["--duration"], ["clip.mp4"], ["--zoom", "2"], ["--timeout", "0"], ["--accuracy", "2"]] {
             let r = try record(arguments)
             XCTAssertEqual(r.status, 2, "\(arguments): \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(arguments): \(r.stderr)")

@@ -17,9 +17,14 @@ final class ResultCommandsTests: LensdTestCase {
         let photoName = try XCTUnwrap(try json(captured.stdout)["name"] as? String)
         let recorded = try lensctl.expect(0, ["record", "--duration", "1", "-o", outbox.path, "--json"], as: TestUsers.member)
         let videoName = try XCTUnwrap(try json(recorded.stdout)["name"] as? String)
+        // record's JSON: lensd's verdict, and the length to the millisecond, not to 16 digits.
+        XCTAssertEqual(try json(recorded.stdout)["verdict"] as? String, "Trusted")
+        XCTAssertNotNil(recorded.stdout.range(of: #""duration_s" : \d+(\.\d{1,3})?,"#, options: .regularExpression), recorded.stdout)
 
         let listing = try lensctl.expect(0, ["results", "--json"], as: TestUsers.member).stdout
         try JSONSchemaCheck.assertValid(listing, schema: "results")
+        try JSONSchemaCheck.assertInvalid(listing.replacingOccurrences(of: "\"usage\"", with: "\"surprise\" : 1, \"usage\""),
+                                          schema: "results")
         let results = try XCTUnwrap(try json(listing)["results"] as? [[String: Any]])
         XCTAssertEqual(results.map { $0["name"] as? String }, [videoName, photoName], "newest first")
         XCTAssertEqual(results.map { $0["type"] as? String }, ["video", "photo"])

@@ -8,8 +8,8 @@ enum RecordCommand: Command {
     static let name = "record"
     static let synopsis = "record [-o FILE]       record a signed video until --duration or Ctrl-C, write it"
     static let help = """
-    usage: lensctl record [-o FILE|DIR|-] [--duration S] [--camera back|front|PATH] [--accuracy METERS]
-                          [--timeout S] [--force] [--bus ADDRESS] [--json]
+    usage: lensctl record [-o FILE|DIR|-] [--duration S] [--timeout S] [--camera back|front|PATH]
+                          [--accuracy METERS] [--force] [--bus ADDRESS] [--json]
 
     Claims the camera in video mode — waiting in turn while another client holds it, saying
     who — waits until lensd allows capture (saying why it waits, as capture does), and records
