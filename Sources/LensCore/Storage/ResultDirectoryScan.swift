@@ -30,11 +30,10 @@ enum ResultDirectoryScan {
                 guard let parsed = ResultName.parseFileName(fileName) else { continue }
                 let status = try Syscalls.status("\(uidDirectory)/\(fileName)")
                 guard status.isRegularFile else { continue }
-                let modified = Double(status.modified.tv_sec) + Double(status.modified.tv_nsec) / 1e9
                 let entry = ResultIndex.Entry(
                     name: parsed.name, fileExtension: parsed.fileExtension, size: status.size,
                     mime: ResultName.mime(forExtension: parsed.fileExtension), sha256: nil,
-                    created: Date(timeIntervalSince1970: modified), note: ResultNote.read(parsed.name, in: uidDirectory))
+                    created: status.modifiedDate, note: ResultNote.read(parsed.name, in: uidDirectory))
                 found.append((entry, status.modified))
             }
             found.sort { a, b in
@@ -46,4 +45,9 @@ enum ResultDirectoryScan {
         }
         return index
     }
+}
+
+extension FileStatus {
+    /// When a result was stored: its file's modification time, as a restart reads it back.
+    var modifiedDate: Date { Date(timeIntervalSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9) }
 }

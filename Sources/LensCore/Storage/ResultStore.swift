@@ -92,6 +92,9 @@ public final class ResultStore: @unchecked Sendable {
             throw StorageError(.invalidArgument, "a result named \(entry.name) already exists")
         }
         try commit()
+        var entry = entry
+        // The file's own time, which is what a restart reads back.
+        if let status = try? Syscalls.status("\(directory)/\(uid)/\(entry.fileName)") { entry.created = status.modifiedDate }
         index.append(entry, uid: uid)
         for (old, cap) in index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID, keeping: entry.name) {
             // Deletions are not fsynced: a deletion lost in a crash only brings back an
