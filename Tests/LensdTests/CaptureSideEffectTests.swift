@@ -59,6 +59,9 @@ final class CaptureSideEffectTests: LensdTestCase {
         let text = try lensctl.expect(0, ["capture", "-o", outbox.path]).stdout
         XCTAssertNotNil(text.range(of: #"when:     \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n"#, options: .regularExpression), text)
         try lensctl.expect(2, ["capture", "--thumbnail", "-", "-o", outbox.path])
+        // watch's clock is UTC too.
+        let watched = try lensctl.expect(0, ["watch", "--count", "0"]).stdout
+        XCTAssertNotNil(watched.range(of: #"^\d\d:\d\d:\d\d\.\d{3}Z Status "#, options: .regularExpression), watched)
     }
 
     /// trust-anchor --chain: the certificates the manifests carry, leaf first, which lead to

@@ -1,7 +1,8 @@
 import Foundation
 import LensClient
 
-/// `lensctl watch` without --json: "12:00:01.234 CaptureDisabled location".
+/// `lensctl watch` without --json: "12:00:01.234Z CaptureDisabled location" (UTC, as every
+/// time lensctl prints).
 enum EventText {
     static func status(_ capture: LensCaptureStatus, at time: Date) -> String {
         let state = capture.captureEnabled ? "capture enabled" : "capture disabled: \(Describe.reasons(capture))"
@@ -33,6 +34,6 @@ enum EventText {
     }
 
     private static func clock(_ time: Date) -> String {
-        time.formatted(Date.ISO8601FormatStyle(timeZone: .current).time(includingFractionalSeconds: true))
+        time.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 }
