@@ -5,6 +5,9 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 _Static_assert(LENS_SEAL_SEAL == F_SEAL_SEAL, "F_SEAL_SEAL");
 _Static_assert(LENS_SEAL_SHRINK == F_SEAL_SHRINK, "F_SEAL_SHRINK");
@@ -29,4 +32,26 @@ int lens_set_dumpable(int dumpable) {
 
 int lens_get_dumpable(void) {
     return prctl(PR_GET_DUMPABLE, 0UL, 0UL, 0UL, 0UL);
+}
+
+int lens_pipe_nonblocking_writer(int fds[2]) {
+    if (pipe2(fds, O_CLOEXEC) != 0) return -1;
+    int flags = fcntl(fds[1], F_GETFL);
+    if (flags < 0 || fcntl(fds[1], F_SETFL, flags | O_NONBLOCK) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    return 0;
+}
+
+int lens_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+int lens_block_sigpipe(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    return pthread_sigmask(SIG_BLOCK, &set, NULL);
 }

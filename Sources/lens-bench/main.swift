@@ -8,6 +8,7 @@ usage: lens-bench sign-jpeg --key KEY --chain CHAIN [--trust-anchor ROOT] [--run
        lens-bench capture [--runs N] [--size WxH]
        lens-bench encode [--size WxH] [--frames N]
        lens-bench video [--runs N] [--size WxH] [--lengths S,S] [--realtime S]
+       lens-bench preview [--size WxH] [--seconds S] [--photos N] [--recordings N]
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
@@ -19,6 +20,7 @@ do {
     case "capture": try CaptureBench(Array(argv.dropFirst())).run()
     case "encode": try EncodeBench(Array(argv.dropFirst())).run()
     case "video": try VideoBench(Array(argv.dropFirst())).run()
+    case "preview": try PreviewBench(Array(argv.dropFirst())).run()
     default:
         print(usage)
         exit(2)

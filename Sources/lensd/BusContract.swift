@@ -53,6 +53,8 @@ enum BusContract {
             M(name: "StartVideoCapture", inSignature: "", inNames: [], outSignature: "", outNames: []),
             M(name: "StopVideoCapture", inSignature: "", inNames: [], outSignature: "", outNames: []),
             M(name: "SetMaximumLocationAccuracy", inSignature: "d", inNames: ["meters"], outSignature: "b", outNames: ["accepted"]),
+            M(name: "OpenPreview", inSignature: "a{sv}", inNames: ["options"], outSignature: "ha{sv}", outNames: ["fd", "format"]),
+            M(name: "ClosePreview", inSignature: "", inNames: [], outSignature: "", outNames: []),
         ],
         properties: [
             P(name: "CameraMode", signature: "s", writable: true, emitsChange: .yes),
@@ -65,6 +67,9 @@ enum BusContract {
             P(name: "DisabledReasonDetails", signature: "a{ss}", writable: false, emitsChange: .yes),
             P(name: "MaximumLocationAccuracy", signature: "d", writable: false, emitsChange: .yes),
             P(name: "Location", signature: "a{sv}", writable: false, emitsChange: .yes),
+            P(name: "PreviewActive", signature: "b", writable: false, emitsChange: .yes),
+            // Changes with every frame: polled, never signalled.
+            P(name: "PreviewStats", signature: "a{sv}", writable: false, emitsChange: .no),
         ],
         signals: [
             S(name: "InitialCaptureFinished", signature: "say", names: ["name", "thumbnail"]),

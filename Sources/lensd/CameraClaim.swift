@@ -35,6 +35,7 @@ extension LensService {
         guard claimHolder === session else { return }
         claimHolder = nil
         session.stopWatchingSubject()
+        endPreview(of: session)
         // Ending the claim ends the recording; it is still finalized, signed and published.
         recording?.stopRequested.store(true, ordering: .relaxed)
         rig.run(on: currentCamera, { $0.close() }) { _, _ in }
@@ -95,7 +96,7 @@ extension LensService {
     /// Something under way uses the claim: it is never idle then (and is looked at again when
     /// that ends). Whatever else comes to use the camera (a preview) belongs here too.
     private var claimIsWorking: Bool {
-        capturesInFlight > 0 || recording != nil
+        capturesInFlight > 0 || recording != nil || preview != nil
     }
 
     func inUse(by holder: Session) -> String {

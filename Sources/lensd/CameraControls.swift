@@ -42,6 +42,8 @@ extension LensService {
                 }
                 self.select(camera: new)
                 self.record(state, forCamera: new)
+                // The new camera's picture may have another size and aspect: the owner opens a new preview.
+                if let holder = self.claimHolder { self.endPreview(of: holder) }
                 reply.reply([Wire.device(state)])
                 then.value(state)
             }

@@ -7,6 +7,8 @@ final class CameraRig: @unchecked Sendable {
     private let cameras: [any Camera]
     private let worker = SerialWorker(name: "lensd-camera")
     let descriptions: [CameraDescription]
+    /// The sinks that want the claimed camera's frames (the preview); see FramePump.
+    let frames = FramePipeline()
 
     init(_ cameras: [any Camera]) {
         self.cameras = cameras
@@ -26,6 +28,15 @@ final class CameraRig: @unchecked Sendable {
             let camera = cameras[index]
             let result = Result { try body(camera) }
             completion(result, camera.state)
+        }
+    }
+
+    /// Offers the next frame of the open camera to `frames`, then calls `completion` with false
+    /// when no camera was open (ChangeCamera closes one before it opens the next).
+    func offerNextFrame(completion: @escaping @Sendable (Result<Bool, Error>) -> Void) {
+        worker.submit { [self] in
+            guard let camera = cameras.first(where: { $0.videoFrameSize != nil }) else { return completion(.success(false)) }
+            completion(Result { try camera.withNextVideoFrame { frames.deliver($0) }; return true })
         }
     }
 

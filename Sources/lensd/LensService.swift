@@ -35,6 +35,9 @@ final class LensService: @unchecked Sendable {
     var idleClaimCheck: EventSource?
     /// The recording in progress (only the claim holder records); see VideoFlow.
     var recording: Recording?
+    /// The claim holder's live preview, if it opened one; see PreviewFlow.
+    var preview: LivePreview?
+    var framePump = FramePumpState()
     /// Photos taken but not yet stored and announced, finished recordings not yet published,
     /// and who waits for them at shutdown (see Settling).
     var capturesInFlight = 0

@@ -76,6 +76,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             case "StartVideoCapture": return try startVideoCapture()
             case "StopVideoCapture": return try stopVideoCapture()
             case "SetMaximumLocationAccuracy": return setMaximumLocationAccuracy(call)
+            case "OpenPreview": return try openPreview(call)
+            case "ClosePreview": return closePreview()
             default: return .error(BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)"))
             }
         } catch {
@@ -95,6 +97,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         case "DisabledReasonDetails": return Wire.reasonDetails(service.disabledReasonDetails(for: self))
         case "MaximumLocationAccuracy": return .double(maximumLocationAccuracy)
         case "Location": return Wire.location(service.visibleFix)
+        case "PreviewActive": return .bool(service.isPreviewing(self))
+        case "PreviewStats": return service.previewStats(of: self)
         default: throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(property)")
         }
     }
@@ -261,6 +265,21 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             return [.double(point.x), .double(point.y)]
         }
         return .deferred(reply)
+    }
+
+    /// The reply (the pipe's read end and the format used) waits for the camera's frame size.
+    private func openPreview(_ call: MethodCall) throws -> MethodResult {
+        try requireClaim()
+        let options = try PreviewOptions(call.arguments.first?.vardictValue ?? [:])
+        let reply = DeferredReply(for: call)
+        service.openPreview(for: self, options: options, reply: reply)
+        return .deferred(reply)
+    }
+
+    /// Idempotent: closing no preview is not an error.
+    private func closePreview() -> MethodResult {
+        service.endPreview(of: self)
+        return .reply([])
     }
 
     /// Out of range (or NaN/inf): false and nothing changes, as the SDK does.

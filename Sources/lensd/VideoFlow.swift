@@ -95,7 +95,11 @@ extension LensService {
             }
             if recording.stopRequested.load(ordering: .relaxed) { return end(nil) }
             do {
-                try camera.withNextVideoFrame { try recorder.append($0) }
+                // Whole into the recording first; the preview only gets its turn afterwards.
+                try camera.withNextVideoFrame { frame in
+                    try recorder.append(frame)
+                    rig.frames.deliver(frame)
+                }
             } catch {
                 return end(LensError.from(error))
             }
@@ -123,6 +127,8 @@ extension LensService {
     private func recordingEnded(_ recording: Recording, video: Result<FinalizedMP4, Error>, thumbnail: [UInt8]?,
                                 fault: LensError?) {
         if self.recording === recording { self.recording = nil }
+        // The recording pulled the preview's frames; now the pump does again.
+        pumpFrames()
         let session = recording.session
         session?.recordingChanged(false)
         // As the SDK's "did stop recording": frames stopped, whatever stopped them; a fault follows.

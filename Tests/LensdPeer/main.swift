@@ -113,6 +113,9 @@ final class Peer {
                 } catch let error as BusError {
                     say("error video \(error.name) \(error.message)")
                 }
+            case "preview":
+                if parts.count > 1 { sessionPath = parts[1] }
+                if let fd = try sessionCall(step, "OpenPreview", [.vardict([:])])?.first?.fdValue { openFDs.append(fd) }
             case "record": _ = try sessionCall(step, "StartVideoCapture")
             case "stoprec": _ = try sessionCall(step, "StopVideoCapture")
             case "wait":

@@ -24,7 +24,9 @@ final class LensctlCompletionTests: XCTestCase {
 
     func testCompletionOffersCommandsOptionsAndValues() throws {
         let cases: [([String], String)] = [
-            (["lensctl", ""], "status devices capture record watch set verify trust-anchor results fetch rm --help"),
+            (["lensctl", ""], "status devices capture record watch set verify trust-anchor preview results fetch rm --help"),
+            (["lensctl", "preview", "--f"], "--fps --frames --force"),
+            (["lensctl", "preview", "--size", ""], "320x240 640x480 1280x720"),
             (["lensctl", "record", "--"], "--duration --timeout --camera --accuracy --force --bus --json --help"),
             (["lensctl", "record", "-o", "clip.mp4", "--du"], "--duration"),
             (["lensctl", "capture", "--fl"], "--flash"),

@@ -190,6 +190,51 @@ final class VividDeviceTests: LensdTestCase {
         XCTAssertTrue(daemon.log.contains("\(node) streams 640x480 MJPG"), daemon.log)
     }
 
+    /// The preview of vivid's RGB frames, scaled to 320×240, while a photo is taken and signed:
+    /// frames keep coming before and after it. The host checks the colour bars in them.
+    func testThePreviewOfVividRunsWhileAPhotoIsSigned() throws {
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        let reply = try c.call(s, "OpenPreview", [.vardict(["width": .uint32(320), "height": .uint32(240)])])
+        let reader = PreviewPipeReader(fd: try XCTUnwrap(reply.first?.fdValue))
+        XCTAssertEqual(reply.last?.vardictValue?["width"]?.uint32Value, 320)
+        let before = try reader.frames(3)
+        let name = try XCTUnwrap(c.call(s, "BeginCapture").first?.stringValue)
+        let during = try reader.frames(3)
+        try c.waitForSignal("PhotoSigned", path: s, timeout: 60) { $0.arguments.first?.stringValue == name }
+        let after = try reader.frames(3)
+        let sequences = (before + during + after).map(\.sequence)
+        XCTAssertEqual(sequences, sequences.sorted())
+        try bringBack(Data((before + during + after).flatMap(\.jpeg)), as: "preview-vivid.mjpeg")
+        let photo = try XCTUnwrap(c.call(s, "ReadResult", [.string(name)]).first?.bytesValue)
+        XCTAssertEqual(try jpegDimensions(photo).width, 640, "the photo is the full frame, not the preview's")
+        try bringBack(Data(photo), as: "vivid-during-preview.jpg", anchorFrom: c)
+
+        // Another camera may stream another size: ChangeCamera ends the preview.
+        try c.call(s, "ChangeCamera")
+        _ = try reader.framesToEnd()
+        XCTAssertTrue(reader.reachedEnd)
+        XCTAssertEqual(try c.get(s, "PreviewActive").boolValue, false)
+    }
+
+    /// The preview of the loopback's MJPEG frames: decoded at half size by DCT scaling. The host
+    /// compares the frames with the fed JPEG.
+    func testThePreviewOfTheLoopbackDecodesItsMJPEG() throws {
+        let (node, feeder) = try feedLoopback()
+        defer { feeder.terminate(); feeder.waitUntilExit() }
+        camera = node
+        try restartDaemon()
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        let reply = try c.call(s, "OpenPreview", [.vardict(["width": .uint32(320), "height": .uint32(240)])])
+        let reader = PreviewPipeReader(fd: try XCTUnwrap(reply.first?.fdValue))
+        let frames = try reader.frames(4)
+        try bringBack(Data(frames.flatMap(\.jpeg)), as: "preview-loopback.mjpeg")
+        XCTAssertTrue(daemon.log.contains("\(node) streams 640x480 MJPG"), daemon.log)
+    }
+
     private func capture(_ c: TestClient, session: String? = nil, expecting size: (Int, Int), savedAs fileName: String) throws {
         let s = try session ?? c.openSession()
         try c.call(s, "StartCaptureSession")

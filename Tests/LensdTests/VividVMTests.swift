@@ -31,10 +31,10 @@ final class VividVMTests: XCTestCase {
         print("vivid VM phase: \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         if result.status == 125 { try unavailable(String(output.suffix(2000))) }
         XCTAssertEqual(result.status, 0, output)
-        XCTAssertTrue(output.contains("Executed 10 tests, with 0 failures"), output)
+        XCTAssertTrue(output.contains("Executed 12 tests, with 0 failures"), output)
         XCTAssertFalse(output.contains("skipped"), output)
 
-        for name in ["640x480", "1280x720", "zoom2"] {
+        for name in ["640x480", "1280x720", "zoom2", "during-preview"] {
             let photo = out.file("vivid-\(name).jpg")
             let anchor = out.file("anchor-vivid-\(name).jpg.pem")
             guard FileManager.default.fileExists(atPath: photo.path) else {
@@ -65,6 +65,7 @@ final class VividVMTests: XCTestCase {
             XCTFail("the VM brought back no loopback-zoom2.jpg")
         }
         try assertRecordings(in: out, source: source)
+        try assertPreviews(in: out, source: source)
     }
 
     /// Clear of vivid's nodes (0-2, and again after it is reloaded).

@@ -10,12 +10,12 @@ _lensctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     local words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 
-    local commands="status devices capture record watch set verify trust-anchor results fetch rm"
+    local commands="status devices capture record watch set verify trust-anchor preview results fetch rm"
     local common="--bus --json --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--thumbnail) ((i++)) ;;
+            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--thumbnail|--size|--fps|--quality|--frames) ((i++)) ;;
             -*) ;;
             *) command=${words[i]}; break ;;
         esac
@@ -27,7 +27,8 @@ _lensctl() {
         --camera) COMPREPLY=($(compgen -W "back front external" -- "$cur") $(compgen -G "/dev/video*" -- "$cur")); return ;;
         --flash) COMPREPLY=($(compgen -W "off on auto" -- "$cur")); return ;;
         -o|--trust-anchor|--thumbnail) _lensctl_files "$cur"; return ;;
-        --zoom|--accuracy|--timeout|--count|--duration) return ;;
+        --zoom|--accuracy|--timeout|--count|--duration|--fps|--quality|--frames) return ;;
+        --size) COMPREPLY=($(compgen -W "320x240 640x480 1280x720" -- "$cur")); return ;;
     esac
 
     if [[ -z $command ]]; then
@@ -51,6 +52,7 @@ _lensctl() {
                 COMPREPLY=($(compgen -W "$(lensctl results 2>/dev/null | awk '$1 != "usage:" { print $1 }')" -- "$cur"))
             fi ;;
         watch) COMPREPLY=($(compgen -W "--count --duration $common" -- "$cur")) ;;
+        preview) COMPREPLY=($(compgen -W "--size --fps --quality -o --frames --duration --force $common" -- "$cur")) ;;
         verify)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--trust-anchor --require-trusted $common" -- "$cur"))

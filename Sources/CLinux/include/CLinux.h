@@ -27,4 +27,15 @@ int lens_set_dumpable(int dumpable);
 /// prctl(PR_GET_DUMPABLE): 1 or 0 (2 under fs.suid_dumpable=2), or -1 with errno set.
 int lens_get_dumpable(void);
 
+/// pipe2(fds, O_CLOEXEC), then O_NONBLOCK on the write end fds[1]: 0, or -1 with errno set
+/// (and nothing left open).
+int lens_pipe_nonblocking_writer(int fds[2]);
+
+/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): the new fd, or -1 with errno set.
+int lens_eventfd(void);
+
+/// Blocks SIGPIPE for the calling thread, so that a write to a pipe whose reader has gone fails
+/// with EPIPE there instead of killing the process: 0, or an errno.
+int lens_block_sigpipe(void);
+
 #endif

@@ -13,6 +13,8 @@ public protocol Camera: AnyObject {
     func withNextVideoFrame<T>(_ body: (VideoFrame) throws -> T) throws -> T
     /// Frames per second the open device streams at (nil when closed/unknown).
     var videoFrameRate: Double? { get }
+    /// The size of the frames withNextVideoFrame delivers (nil when closed).
+    var videoFrameSize: (width: Int, height: Int)? { get }
     /// Absolute zoom. NaN, infinity or < 1 throw invalidArgument; larger than maxZoomFactor is
     /// clamped. Returns the factor in effect.
     @discardableResult func setZoom(_ factor: Double) throws -> Double

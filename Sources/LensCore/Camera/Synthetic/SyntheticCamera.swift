@@ -110,6 +110,8 @@ public final class SyntheticCamera: Camera {
 
     public var videoFrameRate: Double? { openedAt == nil ? nil : frameRate }
 
+    public var videoFrameSize: (width: Int, height: Int)? { openedAt == nil ? nil : (width, height) }
+
     /// Renders the current frame, unlit, at the current zoom into packed RGB (at least
     /// frameByteCount bytes), without waiting: frame number = floor(elapsed · frameRate) since
     /// open(). For callers that pace themselves (tests and lens-bench step the clock). Requires open().

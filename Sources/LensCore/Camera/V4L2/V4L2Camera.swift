@@ -173,6 +173,11 @@ public final class V4L2Camera: Camera {
 
     public var videoFrameRate: Double? { stream == nil ? nil : frameRate }
 
+    public var videoFrameSize: (width: Int, height: Int)? {
+        guard stream != nil, let format else { return nil }
+        return (format.width, format.height)
+    }
+
     @discardableResult
     public func setZoom(_ factor: Double) throws -> Double {
         guard factor.isFinite, factor >= 1 else {

@@ -1,0 +1,78 @@
+import CLinux
+import Glibc
+
+/// The write end of a preview pipe. A frame, once started, is written whole before the next one
+/// (never interleaved): while the pipe is full the writer waits in poll() — without CPU, holding
+/// just that frame — until the reader takes more, the reader goes away, or cancel() is called.
+final class PreviewPipe: @unchecked Sendable {  // write() on one thread; cancel() from any
+    /// The reader closed its end (EPIPE): the preview is over.
+    struct ReaderGone: Error {}
+
+    private var writeEnd: Int32
+    /// An eventfd that cancel() makes readable, to wake a writer waiting for room.
+    private var wake: Int32
+
+    /// The pipe, and its read end for the client (the caller owns and closes that one).
+    static func make() throws -> (pipe: PreviewPipe, readEnd: Int32) {
+        let wake = try Syscalls.retrying("eventfd") { lens_eventfd() }
+        var fds: [Int32] = [-1, -1]
+        do {
+            _ = try Syscalls.retrying("pipe2") { lens_pipe_nonblocking_writer(&fds) }
+        } catch {
+            Glibc.close(wake)
+            throw error
+        }
+        return (PreviewPipe(writeEnd: fds[1], wake: wake), fds[0])
+    }
+
+    private init(writeEnd: Int32, wake: Int32) {
+        self.writeEnd = writeEnd
+        self.wake = wake
+    }
+
+    deinit { close() }
+
+    /// Writes all of `frame`, waiting for room as long as it takes; false when cancel() came
+    /// first (the frame may then be cut short). Requires the caller's thread to block SIGPIPE.
+    func write(_ frame: [UInt8]) throws -> Bool {
+        var offset = 0
+        while offset < frame.count {
+            let written = frame.withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress! + offset, $0.count - offset) }
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: guard try waitForRoom() else { return false }
+            case EPIPE: throw ReaderGone()
+            default: throw Syscalls.Failure(call: "write", path: "the preview pipe", errno: errno)
+            }
+        }
+        return true
+    }
+
+    /// Any thread: a write waiting for room gives up, and so does every later one.
+    func cancel() {
+        var one: UInt64 = 1
+        _ = Glibc.write(wake, &one, 8)
+    }
+
+    /// The reader sees end of file. Only once no write is under way.
+    func close() {
+        if writeEnd >= 0 { Glibc.close(writeEnd) }
+        if wake >= 0 { Glibc.close(wake) }
+        (writeEnd, wake) = (-1, -1)
+    }
+
+    /// true when the pipe has room (or the reader left: the next write says EPIPE), false when cancelled.
+    private func waitForRoom() throws -> Bool {
+        var fds = [pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let ready = poll(&fds, 2, -1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { throw Syscalls.Failure(call: "poll", path: "the preview pipe", errno: errno) }
+            return fds[1].revents == 0
+        }
+    }
+}

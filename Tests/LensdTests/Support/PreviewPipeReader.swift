@@ -1,0 +1,63 @@
+import Foundation
+import LensClient
+import LensTestSupport
+
+/// Reads a preview pipe in a test: whole frames (cut by LensClient's MJPEGSplitter), waiting with
+/// poll() under a liveness deadline so that a stream that stalls fails the test instead of hanging it.
+final class PreviewPipeReader: @unchecked Sendable {  // used by one thread at a time
+    private var fd: Int32
+    private var splitter = MJPEGSplitter()
+    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    private(set) var reachedEnd = false
+
+    /// Takes ownership of `fd`.
+    init(fd: Int32) { self.fd = fd }
+    deinit { close() }
+
+    /// Closes the read end, as a client that stops watching does.
+    func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    /// The next `count` frames.
+    func frames(_ count: Int, timeout: TimeInterval = 20) throws -> [LensPreviewFrame] {
+        var frames: [LensPreviewFrame] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while frames.count < count {
+            guard try readSome(until: deadline) else { throw TestToolError("the preview ended after \(frames.count) of \(count) frames") }
+            frames += try pending()
+        }
+        return frames
+    }
+
+    /// Everything up to the end of the stream; throws if it does not end by the deadline.
+    func framesToEnd(timeout: TimeInterval = 20) throws -> [LensPreviewFrame] {
+        var frames: [LensPreviewFrame] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while try readSome(until: deadline) { frames += try pending() }
+        return frames
+    }
+
+    private var complete: [[UInt8]] = []
+
+    private func pending() throws -> [LensPreviewFrame] {
+        defer { complete = [] }
+        return try complete.map { try LensPreviewFrame(jpeg: $0) }
+    }
+
+    /// One read; false at the end of the stream.
+    private func readSome(until deadline: Date) throws -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let left = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+        guard poll(&poller, 1, left) == 1 else { throw TestToolError("no preview data within the deadline") }
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count >= 0 else { throw TestToolError("reading the preview: errno \(errno)") }
+        if count == 0 {
+            reachedEnd = true
+            return false
+        }
+        complete += try splitter.append(chunk[..<count])
+        return true
+    }
+}
