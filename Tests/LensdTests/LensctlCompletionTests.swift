@@ -24,13 +24,13 @@ final class LensctlCompletionTests: XCTestCase {
 
     func testCompletionOffersCommandsOptionsAndValues() throws {
         let cases: [([String], String)] = [
-            (["lensctl", ""], "status devices capture record watch set verify trust-anchor preview outbox detect-faces --help"),
+            (["lensctl", ""], "status devices capture record watch set verify trust-anchor preview outbox detect-faces results fetch rm --help"),
             (["lensctl", "preview", "--f"], "--fps --frames --force"),
             (["lensctl", "preview", "--size", ""], "320x240 640x480 1280x720"),
             (["lensctl", "outbox", ""], "retry"),
             (["lensctl", "outbox", "retry", "--"], "--bus --json --help"),
             (["lensctl", "detect-faces", "--"], "--cascade --bus --json --help"),
-            (["lensctl", "record", "--"], "--duration --timeout --force --bus --json --help"),
+            (["lensctl", "record", "--"], "--duration --timeout --camera --accuracy --force --bus --json --help"),
             (["lensctl", "record", "-o", "clip.mp4", "--du"], "--duration"),
             (["lensctl", "capture", "--fl"], "--flash"),
             (["lensctl", "capture", "--flash", ""], "off on auto"),
@@ -38,6 +38,10 @@ final class LensctlCompletionTests: XCTestCase {
             (["lensctl", "set", "flash", ""], "off on auto toggle"),
             (["lensctl", "set", "camera", "f"], "front"),
             (["lensctl", "watch", "--"], "--count --duration --bus --json --help"),
+            (["lensctl", "capture", "--th"], "--thumbnail"),
+            (["lensctl", "trust-anchor", "--"], "--chain --bus --json --help"),
+            (["lensctl", "fetch", "-"], "-o --force --bus --json --help"),
+            (["lensctl", "rm", "--"], "--bus --json --help"),
         ]
         let script = root.file("usr/share/bash-completion/completions/lensctl").path
         for (words, expected) in cases {

@@ -54,4 +54,13 @@ enum Output {
     static func iso8601(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
     }
+
+    /// A manifest's time ("2026-12-01T20:36:14-03:00", the device's offset) in UTC with `Z`, as
+    /// lensctl prints every time; unchanged when it does not parse.
+    static func utc(_ manifestTime: String) -> String {
+        let parser = ISO8601DateFormatter()
+        if let date = parser.date(from: manifestTime) { return iso8601(date) }
+        parser.formatOptions.insert(.withFractionalSeconds)
+        return parser.date(from: manifestTime).map(iso8601) ?? manifestTime
+    }
 }

@@ -14,7 +14,9 @@ enum VerifyCommand: Command {
     signer chains to a trust anchor), Valid (intact, signer not trusted) or Invalid. Prints the
     signer, certificate expiry, capture time, location and device.
 
-      --trust-anchor PEM  a PEM file (or <(lensctl trust-anchor)) of roots to trust; repeatable
+      --trust-anchor PEM  a PEM file (or <(lensctl trust-anchor)) of roots to trust; repeatable.
+                          Also trusted: the files in $LENSCTL_TRUST_ANCHORS (FILE:FILE…) and
+                          ~/.config/lensctl/trust-anchors.pem when it exists
       --require-trusted   exit 1 unless Trusted (without it, only Invalid exits 1)
       --bus ADDRESS       also trust the anchor of the lensd on that bus
 
@@ -24,7 +26,7 @@ enum VerifyCommand: Command {
     static func run(_ argv: [String]) throws -> ExitCode {
         let args = try Arguments(argv, options: ["--trust-anchor"], switches: ["--require-trusted"])
         let path = try args.positionals(1, "exactly one FILE")[0]
-        var anchors = try args.all("--trust-anchor").flatMap(readAnchors)
+        var anchors = try TrustAnchorSources.anchors(options: args.all("--trust-anchor"))
         if args.last("--bus") != nil { anchors += try daemonAnchors(args) }
         let report: VerificationReport
         do {
@@ -50,15 +52,6 @@ enum VerifyCommand: Command {
             return try Certificate.parsePEM(pem)
         } catch {
             throw CommandFailure(.failed, "lensd's trust anchor is not a PEM certificate")
-        }
-    }
-
-    private static func readAnchors(_ path: String) throws -> [Certificate] {
-        let pem = String(decoding: try Output.readInput(path), as: UTF8.self)
-        do {
-            return try Certificate.parsePEM(pem)
-        } catch {
-            throw CommandFailure(.unreadableInput, "trust anchor \(path) holds no PEM certificate")
         }
     }
 }
