@@ -67,7 +67,8 @@ def main(argv=None):
     ap.add_argument("output")
     ap.add_argument("--key", required=True, help="PKCS#8 PEM private key")
     ap.add_argument("--chain", required=True, help="PEM chain: leaf, then intermediates")
-    ap.add_argument("--alg", choices=["es256", "es384"], default="es256")
+    ap.add_argument("--alg", choices=["es256", "es384", "es512", "ps256", "ps384", "ps512", "ed25519"],
+                    default="es256")
     ap.add_argument("--thumbnail", action="store_true", help="embed a thumbnail (default off)")
     ap.add_argument("--claim-version", type=int, choices=[1, 2], default=2)
     ap.add_argument("--title", default="photo.jpg")

@@ -165,7 +165,7 @@ private struct Check {
         let violation = CertificateProfile.violation(leaf, algorithm: algorithm)
         if let violation { add(.failure, StatusCode.signingCredentialInvalid, violation, url: url) }
         let message = COSESign1.toBeSigned(protectedBytes: cose.protectedBytes, payload: claim.bytes)
-        if leaf.publicKey.verifyECDSA(rawSignature: cose.signature, message: message, digest: algorithm.digest) {
+        if leaf.publicKey.verify(signature: cose.signature, message: message, scheme: algorithm.scheme) {
             add(.success, StatusCode.claimSignatureValidated, "claim signature valid", url: url)
             if now >= leaf.notBefore && now <= leaf.notAfter {
                 add(.success, StatusCode.claimSignatureInsideValidity, "claim signature inside validity", url: url)

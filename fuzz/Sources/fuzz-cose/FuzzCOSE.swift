@@ -11,7 +11,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let chain = cose.certificateChainDER.compactMap { try? Certificate(der: $0) }
     if let leaf = chain.first, let algorithm {
         let message = COSESign1.toBeSigned(protectedBytes: cose.protectedBytes, payload: [])
-        _ = leaf.publicKey.verifyECDSA(rawSignature: cose.signature, message: message, digest: algorithm.digest)
+        _ = leaf.publicKey.verify(signature: cose.signature, message: message, scheme: algorithm.scheme)
         _ = ChainVerifier.verify(leaf: leaf, intermediates: Array(chain.dropFirst()), anchors: Array(chain.suffix(1)), at: nil)
     }
     opensslThreadStop()  // frees OpenSSL's per-thread error-queue buffers: see fuzz-certificate
