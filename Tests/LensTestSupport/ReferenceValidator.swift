@@ -35,6 +35,8 @@ public struct ReferenceVerdict: Decodable {
     public let success: [String]
     public let informational: [String]
     public let failure: [Failure]
+    /// Failure codes of every ingredient delta (validation_results.ingredientDeltas).
+    public let ingredientFailures: [String]
     public let activeManifest: String?
     public let claimVersion: Int?
     public let claimGeneratorInfo: OracleJSON?
@@ -59,6 +61,7 @@ public struct ReferenceVerdict: Decodable {
 
     public enum CodingKeys: String, CodingKey {
         case validationState = "validation_state", success, informational, failure
+        case ingredientFailures = "ingredient_failures"
         case activeManifest = "active_manifest", claimVersion = "claim_version"
         case claimGeneratorInfo = "claim_generator_info", signatureInfo = "signature_info"
         case assertionLabels = "assertion_labels", claimAssertions = "claim_assertions"

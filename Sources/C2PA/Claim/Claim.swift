@@ -14,6 +14,9 @@ public struct Claim: Sendable {
     public let title: String?
     /// created + gathered assertions (v2) or assertions (v1), in claim order.
     public let assertionReferences: [HashedURI]
+    /// The references that may carry a hard binding: created assertions (v2; a gathered
+    /// binding does not count, as in c2pa-rs) or every assertion (v1).
+    public let bindingCandidates: [HashedURI]
 
     public init(bytes: [UInt8], version: Int) throws {
         let cbor = try CBORDecoder.decode(bytes)
@@ -29,17 +32,21 @@ public struct Claim: Sendable {
         let info = cbor["claim_generator_info"].flatMap { $0.arrayValue?.first ?? $0 }
         generatorName = info?["name"]?.textValue ?? cbor["claim_generator"]?.textValue
         generatorVersion = info?["version"]?.textValue
-        let lists = version >= 2 ? ["created_assertions", "gathered_assertions"] : ["assertions"]
-        var references: [HashedURI] = []
-        for list in lists {
-            for item in cbor[list]?.arrayValue ?? [] {
+        func references(_ list: String) throws -> [HashedURI] {
+            try (cbor[list]?.arrayValue ?? []).map { item in
                 guard let reference = HashedURI(cbor: item) else {
                     throw C2PAError.malformed("claim \(list) entry is not a hashed URI")
                 }
-                references.append(reference)
+                return reference
             }
         }
-        assertionReferences = references
+        if version >= 2 {
+            bindingCandidates = try references("created_assertions")
+            assertionReferences = bindingCandidates + (try references("gathered_assertions"))
+        } else {
+            assertionReferences = try references("assertions")
+            bindingCandidates = assertionReferences
+        }
     }
 
     /// Builds the CBOR of a v2 claim.

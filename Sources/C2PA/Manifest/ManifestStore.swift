@@ -22,12 +22,18 @@ public struct ManifestStore: Sendable {
 /// One manifest: its assertions by label, its claim box and its signature box.
 public struct Manifest: Sendable {
     public let label: String
+    /// An update manifest (`c2um`) amends its parent; it carries no hard binding of its own.
+    public let isUpdate: Bool
     public let assertions: [JUMBFSuperbox]
     public let claimBox: JUMBFSuperbox?
     public let signatureBox: JUMBFSuperbox?
+    /// The manifest superbox's payload: what an ingredient's hashed manifest reference covers.
+    public let payload: [UInt8]
 
     init(box: JUMBFSuperbox) {
         label = box.label ?? ""
+        isUpdate = box.description.type == .updateManifest
+        payload = box.payload
         assertions = box.superboxes.first { $0.description.type == .assertionStore }?.superboxes ?? []
         claimBox = box.superboxes.first { $0.description.type == .claim }
         signatureBox = box.superboxes.first { $0.description.type == .claimSignature }

@@ -4,7 +4,8 @@ import Foundation
 import XCTest
 
 extension XCTestCase {
-    /// Runs both verifiers on `file` and asserts they agree: same state, same failure codes.
+    /// Runs both verifiers on `file` and asserts they agree: same state, same failure codes, in
+    /// the active manifest and in the ingredients' deltas.
     /// `expect` pins the reference's state too, so a tamper that both miss cannot pass. Where
     /// c2pa-rs raises instead of rating the file, lensd must rate it Invalid with a general.error.
     @discardableResult
@@ -24,6 +25,8 @@ extension XCTestCase {
             XCTAssertEqual(reference.validationState, expect, "\(context): reference \(reference.failureCodes)", line: line)
             XCTAssertEqual(own.state.rawValue, reference.validationState, "\(context): lensd \(own.failures)", line: line)
             XCTAssertEqual(ownFailures, Set(reference.failureCodes), context, line: line)
+            XCTAssertEqual(Set(own.ingredientFailures.map(\.code)), Set(reference.ingredientFailures), "\(context): ingredients",
+                           line: line)
         }
         return own
     }

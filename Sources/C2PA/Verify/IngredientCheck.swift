@@ -1,0 +1,84 @@
+import LensCrypto
+
+/// Walks the ingredients' manifests from the active one, as c2pa-rs does: each ingredient's
+/// hashed manifest reference, its claim and signature, then its own ingredients (each manifest
+/// once). What it finds is reported per ingredient assertion, minus what the ingredient's
+/// writer already recorded in it (c2pa-rs's "ingredient deltas").
+struct IngredientCheck {
+    let store: ManifestStore
+    let validation: ManifestCheck
+    /// The asset, when the active manifest is an update: its parent's hard binding covers it.
+    let updateAsset: Asset?
+    private(set) var manifests: [ManifestSummary] = []
+    private var found: [(ingredientURI: String, status: ValidationStatus)] = []
+    private var recorded: Set<IngredientAssertion.RecordedStatus> = []
+    private var visited: Set<String> = []
+
+    init(store: ManifestStore, validation: ManifestCheck, updateAsset: Asset?) {
+        self.store = store
+        self.validation = validation
+        self.updateAsset = updateAsset
+    }
+
+    mutating func walk(from active: ManifestCheck.Result) {
+        visited.insert(active.manifest.label)
+        walk(active, depth: 0)
+    }
+
+    private mutating func walk(_ result: ManifestCheck.Result, depth: Int) {
+        manifests.append(result.manifest)
+        for (url, ingredient) in result.ingredients {
+            guard let reference = ingredient.manifest else { continue }
+            let label = JUMBFURI(reference.url)?.manifest
+            recorded.formUnion(ingredient.recordedStatuses.map { Self.absolute($0, in: label) })
+            var log = StatusLog()
+            guard let label, let manifest = store.manifest(labeled: label) else {
+                log.add(.failure, StatusCode.ingredientManifestMissing, "ingredient not found", url: reference.url)
+                note(log, for: url)
+                continue
+            }
+            checkReference(reference, to: manifest, log: &log)
+            let binds = depth == 0 && ingredient.relationship == "parentOf" ? updateAsset : nil
+            let checked = validation.check(manifest, asset: binds, amendedByUpdate: binds != nil, log: &log)
+            note(log, for: url)
+            if visited.insert(label).inserted { walk(checked, depth: depth + 1) }
+        }
+    }
+
+    /// The reference hashes the manifest superbox's payload (C2PA 1.3 and later) or, before
+    /// that, the claim; neither matching means the ingredient's manifest changed.
+    private func checkReference(_ reference: HashedURI, to manifest: Manifest, log: inout StatusLog) {
+        let algorithm = DigestAlgorithm(rawValue: reference.algorithm ?? "sha256") ?? .sha256
+        if Digest.hash(manifest.payload, algorithm: algorithm) == reference.hash {
+            log.add(.success, StatusCode.ingredientManifestValidated, "ingredient hash matched", url: reference.url)
+        } else if let claim = manifest.claimBox?.content("cbor"), Digest.hash(claim, algorithm: algorithm) == reference.hash {
+            return
+        } else {
+            log.add(.failure, StatusCode.ingredientManifestMismatch, "ingredient hash incorrect", url: reference.url)
+        }
+    }
+
+    private mutating func note(_ log: StatusLog, for ingredientURI: String) {
+        found += log.statuses.map { (ingredientURI, $0) }
+    }
+
+    /// One delta per ingredient assertion, in the order first met, without recorded statuses.
+    func deltas(activeLabel: String) -> [IngredientDelta] {
+        var deltas: [IngredientDelta] = []
+        for (uri, status) in found {
+            let key = Self.absolute(IngredientAssertion.RecordedStatus(code: status.code, url: status.url), in: nil)
+            if recorded.contains(key) { continue }
+            if let index = deltas.firstIndex(where: { $0.ingredientAssertionURI == uri }) {
+                deltas[index].statuses.append(status)
+            } else {
+                deltas.append(IngredientDelta(ingredientAssertionURI: uri, statuses: [status]))
+            }
+        }
+        return deltas
+    }
+
+    private static func absolute(_ status: IngredientAssertion.RecordedStatus, in manifest: String?) -> IngredientAssertion.RecordedStatus {
+        guard let text = status.url, let uri = JUMBFURI(text), let label = uri.manifest ?? manifest else { return status }
+        return .init(code: status.code, url: (["self#jumbf=/c2pa", label] + uri.path).joined(separator: "/"))
+    }
+}
