@@ -9,7 +9,7 @@ public enum Labels {
     public static let actions = "c2pa.actions.v2"
     public static let metadata = "c2pa.metadata"
     public static let dataHash = "c2pa.hash.data"
-    /// Base label of the BMFF hard binding; plain v1 counts in v1 claims only (spec 2.0 removed it).
+    /// Base label of the BMFF hard binding (plain v1, .v2, .v3; spec 2.0 removed v1, c2pa-rs still reads it).
     public static let bmffHash = "c2pa.hash.bmff"
     public static let boxesHash = "c2pa.hash.boxes"
     public static let ingredient = "c2pa.ingredient"

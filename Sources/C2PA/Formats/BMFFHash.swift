@@ -5,7 +5,8 @@ import LensCrypto
 
 /// The `c2pa.hash.bmff.v3` hash of an MP4: for every root box in file order that the exclusions
 /// leave in, u64be(box offset) ‖ the box's bytes minus any excluded subsets (spec 18.6.2, as
-/// c2pa-rs computes it). Boxes excluded whole contribute nothing, not even their offset.
+/// c2pa-rs computes it). Boxes excluded whole contribute nothing, not even their offset. The
+/// plain v1 `c2pa.hash.bmff` hashed the boxes without their offsets.
 public enum BMFFHash {
     /// The C2PA UUID box's extended type, D8FEC3D6-1B0E-483C-9297-5828877EC481.
     public static let c2paUUID: [UInt8] = [
@@ -20,16 +21,16 @@ public enum BMFFHash {
                           exclusions: BMFFHashAssertion.standardExclusions, algorithm: .sha256)
     }
 
-    /// The hash of `file`, whose root boxes are `boxes`, under `exclusions`.
+    /// The hash of `file`, whose root boxes are `boxes`, under `exclusions`; `offsets: false` for v1.
     static func digest(of file: borrowing POSIXFile, boxes: [BMFFBox], exclusions: [BMFFHashAssertion.Exclusion],
-                       algorithm: DigestAlgorithm) throws -> [UInt8] {
+                       algorithm: DigestAlgorithm, offsets: Bool = true) throws -> [UInt8] {
         let hasher = Hasher(algorithm)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }
         for box in boxes {
             guard let excluded = try excludedRanges(of: box, exclusions: exclusions, read: { try file.read(count: $1, at: $0) })
             else { continue }
-            hasher.update(offsetPrefix(box.offset))
+            if offsets { hasher.update(offsetPrefix(box.offset)) }
             var position = box.offset
             for range in excluded + [box.end..<box.end] {
                 while position < range.lowerBound {

@@ -4,21 +4,18 @@ import Glibc
 import LensCrypto
 
 /// Checks a hard-binding assertion against the asset: `c2pa.hash.data` on a JPEG,
-/// `c2pa.hash.bmff` (.v2/.v3, and plain v1 in v1 claims) on ISO-BMFF.
+/// `c2pa.hash.bmff` (plain v1, .v2, .v3) on ISO-BMFF.
 struct HardBindingCheck {
     let claimAlgorithm: DigestAlgorithm
     let asset: Asset
     /// An update manifest was added after this binding was made: the store grew past its exclusion.
     var amendedByUpdate = false
 
-    /// Which labels bind the asset, as c2pa-rs counts them. Plain `c2pa.hash.bmff` was removed in
-    /// spec 2.0, so only v1 claims may use it; `c2pa.hash.boxes` counts, though lensd cannot check it.
-    static func isHardBinding(_ label: String, claimVersion: Int) -> Bool {
-        switch Labels.base(label) {
-        case Labels.dataHash, Labels.boxesHash: true
-        case Labels.bmffHash: claimVersion < 2 || label.split(separator: "__")[0] != Labels.bmffHash
-        default: false
-        }
+    /// Which labels bind the asset, as c2pa-rs 0.91 counts them: plain `c2pa.hash.bmff`, though
+    /// spec 2.0 removed it, still binds (in v2 claims too); `c2pa.hash.boxes` counts, though lensd
+    /// cannot check it.
+    static func isHardBinding(_ label: String) -> Bool {
+        [Labels.dataHash, Labels.bmffHash, Labels.boxesHash].contains(Labels.base(label))
     }
 
     func verify(_ box: JUMBFSuperbox, url: String, log: inout StatusLog) {
@@ -79,7 +76,8 @@ struct HardBindingCheck {
                 throw C2PAError.unsupported("lensd checks c2pa.hash.bmff on ISO-BMFF files only")
             }
             let file = try POSIXFile(path: path, flags: O_RDONLY)
-            let digest = try BMFFHash.digest(of: file, boxes: boxes, exclusions: binding.exclusions, algorithm: binding.algorithm)
+            let digest = try BMFFHash.digest(of: file, boxes: boxes, exclusions: binding.exclusions, algorithm: binding.algorithm,
+                                             offsets: box.label?.split(separator: "__")[0] != Substring(Labels.bmffHash))
             guard digest == binding.hash else { throw C2PAError.malformed("BMFF file level hash mismatch") }
             log.add(.success, StatusCode.bmffHashMatch, "data hash valid", url: url)
         } catch {

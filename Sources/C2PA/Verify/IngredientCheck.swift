@@ -7,25 +7,22 @@ import LensCrypto
 struct IngredientCheck {
     let store: ManifestStore
     let validation: ManifestCheck
-    /// The asset, when the active manifest is an update: its parent's hard binding covers it.
-    let updateAsset: Asset?
     private(set) var manifests: [ManifestSummary] = []
     private var found: [(ingredientURI: String, status: ValidationStatus)] = []
     private var recorded: Set<IngredientAssertion.RecordedStatus> = []
     private var visited: Set<String> = []
 
-    init(store: ManifestStore, validation: ManifestCheck, updateAsset: Asset?) {
+    init(store: ManifestStore, validation: ManifestCheck) {
         self.store = store
         self.validation = validation
-        self.updateAsset = updateAsset
     }
 
     mutating func walk(from active: ManifestCheck.Result) {
         visited.insert(active.manifest.label)
-        walk(active, depth: 0)
+        walk(active)
     }
 
-    private mutating func walk(_ result: ManifestCheck.Result, depth: Int) {
+    private mutating func walk(_ result: ManifestCheck.Result) {
         manifests.append(result.manifest)
         for (url, ingredient) in result.ingredients {
             guard let reference = ingredient.manifest else { continue }
@@ -38,10 +35,9 @@ struct IngredientCheck {
                 continue
             }
             checkReference(reference, to: manifest, log: &log)
-            let binds = depth == 0 && ingredient.relationship == "parentOf" ? updateAsset : nil
-            let checked = validation.check(manifest, asset: binds, amendedByUpdate: binds != nil, log: &log)
+            let checked = validation.check(manifest, asset: nil, log: &log)
             note(log, for: url)
-            if visited.insert(label).inserted { walk(checked, depth: depth + 1) }
+            if visited.insert(label).inserted { walk(checked) }
         }
     }
 

@@ -14,8 +14,8 @@ struct ManifestCheck {
         var ingredients: [(url: String, assertion: IngredientAssertion)] = []
     }
 
-    /// `amendedByUpdate`: the asset's store also holds a later update manifest.
-    func check(_ manifest: Manifest, asset: Asset?, amendedByUpdate: Bool = false, log: inout StatusLog) -> Result {
+    /// `asset`: check the manifest's hard binding against it (the active manifest's, unless an update).
+    func check(_ manifest: Manifest, asset: Asset?, log: inout StatusLog) -> Result {
         var result = Result(manifest: ManifestSummary(label: manifest.label, isUpdate: manifest.isUpdate))
         let claim: Claim
         do {
@@ -30,7 +30,8 @@ struct ManifestCheck {
         result.manifest.assertions = claim.assertionReferences.compactMap { $0.assertionTarget?.label }
         let url = "self#jumbf=/c2pa/\(manifest.label)/c2pa.signature"
         result.manifest.signer = verifySignature(manifest: manifest, claim: claim, url: url, log: &log)
-        verifyAssertions(manifest: manifest, claim: claim, asset: asset, amendedByUpdate: amendedByUpdate, result: &result, log: &log)
+        verifyAssertions(manifest: manifest, claim: claim, result: &result, log: &log)
+        if let asset { verifyBinding(manifest: manifest, claim: claim, asset: asset, amendedByUpdate: false, log: &log) }
         return result
     }
 
@@ -65,6 +66,8 @@ struct ManifestCheck {
         let stampTime = TimeStampCheck(anchors: anchors).trustedTime(of: cose, claim: claim, url: url, log: &log)
         let signingTime = stampTime ?? now
         // Like c2pa-rs, every check runs even after one fails, so a report lists all that is wrong.
+        let summary = SignerSummary(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore,
+                                    notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stampTime)
         let violation = CertificateProfile.violation(leaf, algorithm: algorithm)
         if let violation { log.add(.failure, StatusCode.signingCredentialInvalid, violation, url: url) }
         let inside = signingTime >= leaf.notBefore && signingTime <= leaf.notAfter
@@ -77,10 +80,10 @@ struct ManifestCheck {
         } else {
             log.add(.failure, StatusCode.claimSignatureMismatch, "claim signature is not valid", url: url)
         }
-        // A credential outside the profile is not trusted, whatever it chains to; neither is
-        // one outside its validity at the signing time.
+        // A credential outside the profile is invalid and not looked up (c2pa-rs stops there);
+        // one outside its validity at the signing time is expired and not trusted.
         if violation != nil {
-            log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: not a valid C2PA signer", url: url)
+            return summary
         } else if !inside {
             log.add(.failure, StatusCode.signingCredentialExpired, "certificate expired or not yet valid at \(signingTime)", url: url)
             log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: outside its validity", url: url)
@@ -90,14 +93,19 @@ struct ManifestCheck {
         } else {
             log.add(.success, StatusCode.signingCredentialTrusted, "signing certificate trusted, found in trust list", url: url)
         }
-        return SignerSummary(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore,
-                             notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stampTime)
+        return summary
     }
 
     // MARK: Assertions and hard binding
 
-    private func verifyAssertions(manifest: Manifest, claim: Claim, asset: Asset?, amendedByUpdate: Bool,
-                                  result: inout Result, log: inout StatusLog) {
+    /// The hard binding of an update manifest's parent, which covers the asset the update amends;
+    /// nothing when the parent's claim does not read (its own check reports that).
+    func checkBinding(ofUpdated manifest: Manifest, asset: Asset, log: inout StatusLog) {
+        guard let claim = try? manifest.claim() else { return }
+        verifyBinding(manifest: manifest, claim: claim, asset: asset, amendedByUpdate: true, log: &log)
+    }
+
+    private func verifyAssertions(manifest: Manifest, claim: Claim, result: inout Result, log: inout StatusLog) {
         for reference in claim.assertionReferences {
             let url = reference.url
             guard let target = reference.assertionTarget,
@@ -118,9 +126,11 @@ struct ManifestCheck {
             log.add(.success, StatusCode.hashedURIMatch, "hashed uri matched: \(url)", url: absolute)
             read(box, label: target.label, url: absolute, result: &result, log: &log)
         }
-        guard let asset else { return }
+    }
+
+    private func verifyBinding(manifest: Manifest, claim: Claim, asset: Asset, amendedByUpdate: Bool, log: inout StatusLog) {
         let bindings = claim.bindingCandidates.compactMap { reference -> (String, JUMBFSuperbox)? in
-            guard let label = reference.assertionTarget?.label, HardBindingCheck.isHardBinding(label, claimVersion: claim.version),
+            guard let label = reference.assertionTarget?.label, HardBindingCheck.isHardBinding(label),
                   let box = manifest.assertion(labeled: label) else { return nil }
             return ("self#jumbf=/c2pa/\(manifest.label)/c2pa.assertions/\(label)", box)
         }

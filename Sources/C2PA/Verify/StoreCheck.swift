@@ -47,15 +47,24 @@ struct Check {
     mutating func verify(store: ManifestStore, asset: Asset, anchors: [Certificate], now: Date) {
         guard let active = store.activeManifest else { return }
         let validation = ManifestCheck(anchors: anchors, now: now)
-        // An update manifest binds nothing itself: its parent's hard binding covers the asset.
+        // An update manifest binds nothing itself: its parent's hard binding covers the asset, and
+        // c2pa-rs reports that check with the active manifest's.
         let activeSummary = validation.check(active, asset: active.isUpdate ? nil : asset, log: &log)
+        if active.isUpdate {
+            let parent = activeSummary.ingredients.first { $0.assertion.relationship == "parentOf" }?.assertion.manifest
+            if let label = parent.flatMap({ JUMBFURI($0.url)?.manifest }), let bound = store.manifest(labeled: label) {
+                validation.checkBinding(ofUpdated: bound, asset: asset, log: &log)
+            } else {
+                add(.failure, StatusCode.hardBindingsMissing, "update manifest has no parent ingredient to bind the asset")
+            }
+        }
         summary.manifestLabel = active.label
         summary.claimVersion = activeSummary.manifest.claimVersion
         summary.claimGenerator = activeSummary.manifest.claimGenerator
         summary.signer = activeSummary.manifest.signer
         summary.actions = activeSummary.manifest.actions
         summary.metadata = activeSummary.metadata
-        var ingredients = IngredientCheck(store: store, validation: validation, updateAsset: active.isUpdate ? asset : nil)
+        var ingredients = IngredientCheck(store: store, validation: validation)
         ingredients.walk(from: activeSummary)
         summary.manifests = ingredients.manifests
         summary.ingredientDeltas = ingredients.deltas(activeLabel: active.label)

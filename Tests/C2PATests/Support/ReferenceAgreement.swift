@@ -8,11 +8,13 @@ extension XCTestCase {
     /// the active manifest and in the ingredients' deltas.
     /// `expect` pins the reference's state too, so a tamper that both miss cannot pass. Where
     /// c2pa-rs raises instead of rating the file, lensd must rate it Invalid with a general.error.
+    /// `daysAhead` moves both clocks: the reference runs under faketime, lensd's verifier is told the date.
     @discardableResult
     func assertVerifiersAgree(on file: URL, anchors: [URL], expect: String, _ context: String = "",
-                              line: UInt = #line) throws -> VerificationReport {
-        let reference = try ReferenceValidator.verdict(file: file, anchors: anchors)
-        let own = try LensdSigning.verify(file, anchors: anchors)
+                              daysAhead: Int = 0, line: UInt = #line) throws -> VerificationReport {
+        let reference = try ReferenceValidator.verdict(file: file, anchors: anchors,
+                                                       clockOffset: daysAhead == 0 ? nil : "+\(daysAhead)d")
+        let own = try LensdSigning.verify(file, anchors: anchors, now: Date().addingTimeInterval(Double(daysAhead) * 86_400))
         let ownFailures = Set(own.failures.map(\.code))
         if reference.validationState == nil {
             // c2pa-rs raised instead of rating the file.
