@@ -68,7 +68,8 @@ struct ManifestCheck {
         // Like c2pa-rs, every check runs even after one fails, so a report lists all that is wrong.
         let summary = SignerSummary(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore,
                                     notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stampTime)
-        let violation = CertificateProfile.violation(leaf, algorithm: algorithm)
+        let keyMatches = algorithm.matches(leaf.publicKey)
+        let violation = keyMatches ? CertificateProfile.violation(leaf) : "certificate key does not match \(algorithm.rawValue)"
         if let violation { log.add(.failure, StatusCode.signingCredentialInvalid, violation, url: url) }
         let inside = signingTime >= leaf.notBefore && signingTime <= leaf.notAfter
         let message = COSESign1.toBeSigned(protectedBytes: cose.protectedBytes, payload: claim.bytes)
@@ -80,10 +81,12 @@ struct ManifestCheck {
         } else {
             log.add(.failure, StatusCode.claimSignatureMismatch, "claim signature is not valid", url: url)
         }
-        // A credential outside the profile is invalid and not looked up (c2pa-rs stops there);
-        // one outside its validity at the signing time is expired and not trusted.
-        if violation != nil {
+        // A key the algorithm cannot use ends the check (c2pa-rs looks no further); a credential
+        // outside the profile, or outside its validity at the signing time, is not trusted.
+        if !keyMatches {
             return summary
+        } else if violation != nil {
+            log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: not a valid C2PA signer", url: url)
         } else if !inside {
             log.add(.failure, StatusCode.signingCredentialExpired, "certificate expired or not yet valid at \(signingTime)", url: url)
             log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: outside its validity", url: url)
