@@ -33,6 +33,7 @@ final class LensctlCompletionTests: XCTestCase {
             (["lensctl", "set", "flash", ""], "off on auto toggle"),
             (["lensctl", "set", "camera", "f"], "front"),
             (["lensctl", "watch", "--"], "--count --duration --bus --json --help"),
+            (["lensctl", "verify", "--d"], "--detailed"),
         ]
         let script = root.file("usr/share/bash-completion/completions/lensctl").path
         for (words, expected) in cases {

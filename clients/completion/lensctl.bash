@@ -43,7 +43,7 @@ _lensctl() {
         watch) COMPREPLY=($(compgen -W "--count --duration $common" -- "$cur")) ;;
         verify)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--trust-anchor --require-trusted $common" -- "$cur"))
+                COMPREPLY=($(compgen -W "--trust-anchor --require-trusted --detailed $common" -- "$cur"))
             else
                 _lensctl_files "$cur"
             fi ;;
