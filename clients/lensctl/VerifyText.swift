@@ -19,9 +19,9 @@ enum HumanReport {
         if let signer = report.signer {
             lines.append("  signer:  \(signer.subject.oneLine) (issued by \(signer.issuer.oneLine))")
             if let stamp = signer.timeStamp {
-                lines.append("  signed:  \(format(stamp)) (RFC 3161 time-stamp; the certificate is judged at this time)")
+                lines.append("  signed:  \(Output.iso8601(stamp)) (RFC 3161 time-stamp; the certificate is judged at this time)")
             } else {
-                lines.append("  expires: \(format(signer.notAfter)) (without a time-stamp the manifest turns Invalid after this)")
+                lines.append("  expires: \(Output.iso8601(signer.notAfter)) (without a time-stamp the manifest turns Invalid after this)")
             }
         }
         if let when = report.captureTime { lines.append("  when:    \(when)") }
@@ -48,8 +48,8 @@ enum HumanReport {
         if let title = manifest.title { lines.append("  title:           \(title)") }
         if let signer = manifest.signer {
             lines.append("  signed by:       \(signer.subject.oneLine) (\(signer.algorithm), issued by \(signer.issuer.oneLine))")
-            lines.append("  certificate:     \(format(signer.notBefore)) – \(format(signer.notAfter))")
-            lines.append("  time-stamp:      " + (signer.timeStamp.map(format) ?? "none trusted"))
+            lines.append("  certificate:     \(Output.iso8601(signer.notBefore)) – \(Output.iso8601(signer.notAfter))")
+            lines.append("  time-stamp:      " + (signer.timeStamp.map(Output.iso8601) ?? "none trusted"))
         }
         for action in manifest.actions {
             let details = [action.when, action.digitalSourceType].compactMap { $0 }
@@ -61,9 +61,5 @@ enum HumanReport {
             lines.append("  ingredient:      \(ingredient.title ?? "untitled") (\(what.joined(separator: ", ")))")
         }
         return lines
-    }
-
-    private static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
     }
 }

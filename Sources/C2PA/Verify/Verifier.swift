@@ -4,8 +4,9 @@ import Glibc
 import Foundation
 import LensCrypto
 
-/// Verifies the active manifest of an asset: signature, signing credential, trust, every hashed
-/// URI and the hard binding, with the spec's status codes.
+/// Verifies an asset's manifest store as c2pa-rs does: the active manifest (signature, signing
+/// credential at a trusted time-stamp's time or now, trust, every hashed URI, the hard binding),
+/// then every ingredient's manifest, with the spec's status codes.
 public struct Verifier: Sendable {
     public var trustAnchors: [Certificate]
     public var now: Date
@@ -68,12 +69,7 @@ public struct Verifier: Sendable {
         let n = try head.withUnsafeMutableBytes { try file.read(into: $0) }
         if n >= 2, head[0] == 0xFF, head[1] == JPEGSegment.startOfImage {
             // Read on from where the sniff stopped: the path may be a pipe.
-            var jpeg = Array(head[..<n])
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
-            while case let count = try buffer.withUnsafeMutableBytes({ try file.read(into: $0) }), count > 0 {
-                jpeg += buffer[..<count]
-            }
-            return try verify(jpeg: jpeg)
+            return try verify(jpeg: try file.readRest(after: Array(head[..<n])))
         }
         guard n == 8, Array(head[4..<8]) == Array("ftyp".utf8) else {
             throw C2PAError.unsupported("\(path) is neither a JPEG nor an MP4")
