@@ -12,20 +12,38 @@ public final class TimeStampToken: @unchecked Sendable {
     public let imprintAlgorithm: DigestAlgorithm?
     public let imprint: [UInt8]
 
+    /// A TimeStampToken, or a whole TimeStampResp (what sigTst v1 writers stored): its token.
     public convenience init(der: [UInt8]) throws {
         let operation = "parse time-stamp token"
         guard !der.isEmpty else { throw CryptoError(operation: operation, reason: "empty input") }
-        // As DER.decode, for a type Swift imports as a struct pointer: all bytes, nothing trailing.
-        let token = try der.withUnsafeBufferPointer { buffer in
+        if let token = Self.decodeToken(der) {
+            try self.init(owning: token)
+            return
+        }
+        ERR_clear_error()
+        let response = try DER.decode(der, operation, { d2i_TS_RESP(nil, $0, $1) }, free: TS_RESP_free)
+        defer { TS_RESP_free(response) }
+        let status = ASN1_INTEGER_get(TS_STATUS_INFO_get0_status(TS_RESP_get_status_info(response)))
+        guard status == 0 || status == 1 else {  // granted, grantedWithMods
+            throw CryptoError(operation: operation, reason: "the TSA did not grant the time-stamp (status \(status))")
+        }
+        guard let token = TS_RESP_get_token(response), let copy = PKCS7_dup(token) else {
+            throw CryptoError(operation: operation, reason: "the time-stamp response holds no token")
+        }
+        try self.init(owning: copy)
+    }
+
+    /// As DER.decode, for a type Swift imports as a struct pointer: all bytes, nothing trailing.
+    private static func decodeToken(_ der: [UInt8]) -> UnsafeMutablePointer<PKCS7>? {
+        der.withUnsafeBufferPointer { buffer in
             var cursor = buffer.baseAddress
-            guard let token = d2i_PKCS7(nil, &cursor, buffer.count) else { throw CryptoError.openSSL(operation) }
+            guard let token = d2i_PKCS7(nil, &cursor, buffer.count) else { return nil }
             guard cursor == buffer.baseAddress! + buffer.count else {
                 PKCS7_free(token)
-                throw CryptoError(operation: operation, reason: "trailing bytes after DER object")
+                return nil
             }
             return token
         }
-        try self.init(owning: token)
     }
 
     private init(owning token: UnsafeMutablePointer<PKCS7>) throws {

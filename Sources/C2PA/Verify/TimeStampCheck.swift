@@ -3,8 +3,9 @@ import LensCrypto
 
 /// The RFC 3161 time-stamp in a claim signature's unprotected header (`sigTst2`, or v1 `sigTst`),
 /// checked as c2pa-rs checks it: token signature, message imprint over the countersigned bytes,
-/// TSA certificate with EKU timeStamping chaining to a trust anchor at genTime. Every problem is
-/// informational; only a stamp that passes all of it moves the signing time.
+/// TSA certificate with EKU timeStamping chaining to a trust anchor at genTime (with no trust
+/// anchors at all there is nothing to check it against, and c2pa-rs counts it trusted). Every
+/// problem is informational; only a stamp that passes all of it moves the signing time.
 struct TimeStampCheck {
     let anchors: [Certificate]
 
@@ -41,9 +42,9 @@ struct TimeStampCheck {
         }
         log.add(.success, StatusCode.timeStampValidated, "timestamp message digest matched", url: url)
         let tsa = token.certificates[0]
-        guard tsa.extendedKeyUsage?.contains(ExtendedKeyUsage.timeStamping) == true,
-              ChainVerifier.verify(leaf: tsa, intermediates: Array(token.certificates.dropFirst()), anchors: anchors,
-                                   at: token.genTime) == nil else {
+        guard anchors.isEmpty || tsa.extendedKeyUsage?.contains(ExtendedKeyUsage.timeStamping) == true
+                && ChainVerifier.verify(leaf: tsa, intermediates: Array(token.certificates.dropFirst()), anchors: anchors,
+                                        at: token.genTime) == nil else {
             log.add(.informational, StatusCode.timeStampUntrusted, "timestamp cert untrusted: \(tsa.subject.oneLine)", url: url)
             return nil
         }
