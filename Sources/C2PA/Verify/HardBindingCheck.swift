@@ -66,6 +66,10 @@ struct HardBindingCheck {
         do {
             guard let cbor = box.content("cbor") else { throw C2PAError.malformed("no CBOR content") }
             binding = try BMFFHashAssertion(cbor: try CBORDecoder.decode(cbor), claimAlgorithm: claimAlgorithm)
+        } catch C2PAError.unsupported(let what) {
+            // Well-formed, but a shape lensd cannot evaluate (merkle trees, a remote hash): unbound, not malformed.
+            log.add(.failure, StatusCode.bmffHashMismatch, "asset hash error: lensd does not evaluate \(what)", url: url)
+            return
         } catch {
             log.add(.failure, StatusCode.bmffHashMalformed, "bmff hash assertion is malformed: \(error)", url: url)
             return

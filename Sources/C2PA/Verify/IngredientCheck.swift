@@ -17,9 +17,14 @@ struct IngredientCheck {
         self.validation = validation
     }
 
-    mutating func walk(from active: ManifestCheck.Result) {
+    /// Walks the active manifest's ingredients; a missing ingredient manifest is also reported
+    /// with the active manifest's statuses (`log`), as c2pa-rs reports it in both places.
+    mutating func walk(from active: ManifestCheck.Result, log: inout StatusLog) {
         visited.insert(active.manifest.label)
         walk(active)
+        for status in found.map(\.status) where status.code == StatusCode.ingredientManifestMissing {
+            log.statuses.append(status)
+        }
     }
 
     private mutating func walk(_ result: ManifestCheck.Result) {

@@ -122,11 +122,12 @@ struct ManifestCheck {
                 log.add(.failure, StatusCode.algorithmUnsupported, "hash algorithm is not supported", url: absolute)
                 continue
             }
-            guard Digest.hash(box.payload, algorithm: algorithm) == reference.hash else {
+            if Digest.hash(box.payload, algorithm: algorithm) == reference.hash {
+                log.add(.success, StatusCode.hashedURIMatch, "hashed uri matched: \(url)", url: absolute)
+            } else {
                 log.add(.failure, StatusCode.hashedURIMismatch, "hash does not match assertion data: \(url)", url: absolute)
-                continue
             }
-            log.add(.success, StatusCode.hashedURIMatch, "hashed uri matched: \(url)", url: absolute)
+            // Read even when changed: the report shows what it says, and c2pa-rs still walks its ingredients.
             read(box, label: target.label, url: absolute, result: &result, log: &log)
         }
     }

@@ -65,7 +65,7 @@ struct Check {
         summary.actions = activeSummary.manifest.actions
         summary.metadata = activeSummary.metadata
         var ingredients = IngredientCheck(store: store, validation: validation)
-        ingredients.walk(from: activeSummary)
+        ingredients.walk(from: activeSummary, log: &log)
         summary.manifests = ingredients.manifests
         summary.ingredientDeltas = ingredients.deltas(activeLabel: active.label)
     }
