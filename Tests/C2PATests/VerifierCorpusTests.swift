@@ -127,6 +127,24 @@ final class VerifierCorpusTests: XCTestCase {
         }
     }
 
+    // MARK: CAWG identity
+
+    /// A CAWG X.509 identity assertion: its signature is checked and reported under CAWG's codes;
+    /// its credential (judged against a CAWG trust list neither side has here) stays untrusted,
+    /// which keeps the file from Trusted but not from Valid; a changed byte in it is caught.
+    func testCAWGIdentity() throws {
+        let signed = try ReferenceSigner.sign(input: vga, output: tmp.file("signed.jpg"), pki: pki)
+        let file = try ManifestRewriter.rewrite(signed, into: tmp.file("identity.jpg"), pki: pki, [], identity: true)
+        let report = try agree(on: file, anchors: [pki.root], expect: "Valid", "identity")
+        XCTAssertTrue(report.statuses.contains { $0.code == "cawg.x509.signature.validated" }, "\(report.statuses.map(\.code))")
+        XCTAssertEqual(report.manifests.first?.identities.count, 1)
+        XCTAssertTrue(report.manifests.first?.identities.first?.contains("CN=lensd test signer") == true)
+        var copy = try JPEGTamper(file)
+        copy.flip(at: copy.offset(of: "cawg.x509.cose")! + 40)
+        try copy.write(to: tmp.file("tampered.jpg"))
+        try agree(on: tmp.file("tampered.jpg"), anchors: [pki.root], expect: "Invalid", "identity byte")
+    }
+
     // MARK: ISO-BMFF: v2 (claim v1), v3, plain v1 and explicit nulls
 
     func testBMFFHashVersions() throws {

@@ -4,7 +4,7 @@ reference no longer writes but must still read (hand-written CBOR), for lensd's 
 
 Usage:
   rewrite_manifest.py IN OUT --key PKCS8_PEM [--indefinite-cbor] [--explicit-nulls] [--relative-uris]
-                      [--plain-bmff-hash]
+                      [--plain-bmff-hash] [--cawg-identity CERT_PEM]
 
 --indefinite-cbor  the claim's claim_generator_info becomes an indefinite-length map and its
                    created_assertions an indefinite-length array (what older c2pa-rs wrote)
@@ -14,6 +14,9 @@ Usage:
 --plain-bmff-hash  an MP4's c2pa.hash.bmff.v2/.v3 becomes the v1 `c2pa.hash.bmff`: relabelled,
                    and its hash taken over the root boxes without their offsets (standard
                    exclusions only: ftyp, free, skip, mfra, the C2PA uuid box)
+--cawg-identity    adds a CAWG identity assertion (cawg.identity, sig_type cawg.x509.cose) whose
+                   COSE_Sign1 over the signer payload (referencing the hard binding) is signed with
+                   --key, x5chain = CERT_PEM alone (the room in the pad allows one certificate)
 
 Every assertion hash in the claim is recomputed and the claim signed again with --key (the
 algorithm stays the protected header's: ES256/384/512, PS256/384/512 or Ed25519). The COSE
@@ -152,6 +155,32 @@ def relabel(box, label):
     d.payload = d.payload[:17] + label.encode() + d.payload[17 + len(old):]
 
 
+def identity_box(key, cert_pem, binding):
+    """A cawg.identity assertion superbox: an X.509 COSE signature over the signer payload."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives.serialization import Encoding
+    der = x509.load_pem_x509_certificate(open(cert_pem, "rb").read()).public_bytes(Encoding.DER)
+    payload = {"referenced_assertions": [{"url": f"self#jumbf=c2pa.assertions/{binding.label}",
+                                          "hash": hashlib.sha256(binding.body()).digest()}],
+               "sig_type": "cawg.x509.cose"}
+    alg = {256: -7, 384: -35, 521: -36}[key.curve.key_size]
+    protected = enc({1: alg, 33: der})
+    signature = sign(key, alg, enc(["Signature1", protected, b"", enc(payload)]))
+    content = enc({"signer_payload": payload, "signature": enc(cbor2.CBORTag(18, [protected, {}, None, signature])),
+                   "pad1": b""})
+    label = b"cawg.identity"
+    jumd = b"cbor" + bytes.fromhex("00110010800000aa00389b71") + b"\x03" + label + b"\0"
+    return Box(b"jumb", Box(b"jumd", jumd).encoded() + Box(b"cbor", content).encoded())
+
+
+def add_identity(assertions, claim, key, cert_pem):
+    binding = next(b for b in assertions.children[1:] if b.label.startswith("c2pa.hash."))
+    box = identity_box(key, cert_pem, binding)
+    assertions.children.append(box)
+    listing = "gathered_assertions" if "created_assertions" in claim else "assertions"
+    claim.setdefault(listing, []).append({"url": "self#jumbf=c2pa.assertions/cawg.identity", "hash": b""})
+
+
 def sign(key, alg, message):
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.asymmetric import ec, padding
@@ -176,6 +205,7 @@ def main(argv=None):
     ap.add_argument("--explicit-nulls", action="store_true")
     ap.add_argument("--relative-uris", action="store_true")
     ap.add_argument("--plain-bmff-hash", action="store_true")
+    ap.add_argument("--cawg-identity", metavar="CERT_PEM")
     a = ap.parse_args(argv)
     from cryptography.hazmat.primitives import serialization
     key = serialization.load_pem_private_key(open(a.key, "rb").read(), password=None)
@@ -213,6 +243,8 @@ def main(argv=None):
 
     claim = cbor2.loads(claim_box.content().payload)
     label = manifest.label
+    if a.cawg_identity:
+        add_identity(assertions, claim, key, a.cawg_identity)
     lists = [k for k in ("created_assertions", "gathered_assertions", "assertions") if k in claim]
     for k in lists:
         for ref in claim[k]:

@@ -73,6 +73,8 @@ struct VerifyJSON: Encodable {
         var actions: [ActionSummary]
         var assertions: [String]
         var ingredients: [Ingredient]
+        /// CAWG identity assertions: signature type and, for X.509, the signer and its verdict.
+        var identities: [String]
 
         init(_ manifest: ManifestSummary) {
             label = manifest.label
@@ -84,6 +86,7 @@ struct VerifyJSON: Encodable {
             actions = manifest.actions
             assertions = manifest.assertions
             ingredients = manifest.ingredients.map { Ingredient(title: $0.title, relationship: $0.relationship, active_manifest: $0.manifest) }
+            identities = manifest.identities
         }
     }
 

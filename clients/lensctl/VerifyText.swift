@@ -56,6 +56,7 @@ enum HumanReport {
             lines.append("  action:          \(action.action)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"))
         }
         for label in manifest.assertions { lines.append("  assertion:       \(label)") }
+        for identity in manifest.identities { lines.append("  identity:        \(identity)") }
         for ingredient in manifest.ingredients {
             let what = [ingredient.relationship, ingredient.manifest.map { "manifest \($0)" } ?? "no manifest"].compactMap { $0 }
             lines.append("  ingredient:      \(ingredient.title ?? "untitled") (\(what.joined(separator: ", ")))")

@@ -29,74 +29,14 @@ struct ManifestCheck {
         result.manifest.title = claim.title
         result.manifest.assertions = claim.assertionReferences.compactMap { $0.assertionTarget?.label }
         let url = "self#jumbf=/c2pa/\(manifest.label)/c2pa.signature"
-        result.manifest.signer = verifySignature(manifest: manifest, claim: claim, url: url, log: &log)
+        guard let cose = manifest.signatureBox?.content("cbor") else {
+            log.add(.failure, StatusCode.claimSignatureMissing, "claim signature is missing", url: url)
+            return result
+        }
+        result.manifest.signer = SignatureCheck(anchors: anchors, now: now).check(cose: cose, payload: claim.bytes, url: url, log: &log)
         verifyAssertions(manifest: manifest, claim: claim, result: &result, log: &log)
         if let asset { verifyBinding(manifest: manifest, claim: claim, asset: asset, amendedByUpdate: false, log: &log) }
         return result
-    }
-
-    // MARK: Signature and credential
-
-    private func verifySignature(manifest: Manifest, claim: Claim, url: String, log: inout StatusLog) -> SignerSummary? {
-        guard let coseBytes = manifest.signatureBox?.content("cbor") else {
-            log.add(.failure, StatusCode.claimSignatureMissing, "claim signature is missing", url: url)
-            return nil
-        }
-        let cose: COSESign1
-        do { cose = try COSESign1(encoded: coseBytes) } catch {
-            log.add(.failure, StatusCode.claimSignatureMismatch, "claim signature does not parse: \(error)", url: url)
-            return nil
-        }
-        guard let algorithm = cose.algorithm else {
-            log.add(.failure, StatusCode.algorithmUnsupported, "signature algorithm is not supported", url: url)
-            return nil
-        }
-        let chain: [Certificate]
-        do {
-            chain = try cose.certificateChainDER.map { try Certificate(der: $0) }
-        } catch {
-            log.add(.failure, StatusCode.signingCredentialInvalid, "certificate does not parse: \(error)", url: url)
-            return nil
-        }
-        guard let leaf = chain.first else {
-            log.add(.failure, StatusCode.signingCredentialInvalid, "signature carries no certificate", url: url)
-            return nil
-        }
-        // A trusted time-stamp says when the claim was signed; without one, validity is judged now.
-        let stampTime = TimeStampCheck(anchors: anchors).trustedTime(of: cose, claim: claim, url: url, log: &log)
-        let signingTime = stampTime ?? now
-        // Like c2pa-rs, every check runs even after one fails, so a report lists all that is wrong.
-        let summary = SignerSummary(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore,
-                                    notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stampTime)
-        let keyMatches = algorithm.matches(leaf.publicKey)
-        let violation = keyMatches ? CertificateProfile.violation(leaf) : "certificate key does not match \(algorithm.rawValue)"
-        if let violation { log.add(.failure, StatusCode.signingCredentialInvalid, violation, url: url) }
-        let inside = signingTime >= leaf.notBefore && signingTime <= leaf.notAfter
-        let message = COSESign1.toBeSigned(protectedBytes: cose.protectedBytes, payload: claim.bytes)
-        if leaf.publicKey.verify(signature: cose.signature, message: message, scheme: algorithm.scheme) {
-            log.add(.success, StatusCode.claimSignatureValidated, "claim signature valid", url: url)
-            if inside {
-                log.add(.success, StatusCode.claimSignatureInsideValidity, "claim signature inside validity", url: url)
-            }
-        } else {
-            log.add(.failure, StatusCode.claimSignatureMismatch, "claim signature is not valid", url: url)
-        }
-        // A key the algorithm cannot use ends the check (c2pa-rs looks no further); a credential
-        // outside the profile, or outside its validity at the signing time, is not trusted.
-        if !keyMatches {
-            return summary
-        } else if violation != nil {
-            log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: not a valid C2PA signer", url: url)
-        } else if !inside {
-            log.add(.failure, StatusCode.signingCredentialExpired, "certificate expired or not yet valid at \(signingTime)", url: url)
-            log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: outside its validity", url: url)
-        } else if let reason = ChainVerifier.verify(leaf: leaf, intermediates: Array(chain.dropFirst()),
-                                                    anchors: anchors, at: stampTime) {
-            log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: \(reason)", url: url)
-        } else {
-            log.add(.success, StatusCode.signingCredentialTrusted, "signing certificate trusted, found in trust list", url: url)
-        }
-        return summary
     }
 
     // MARK: Assertions and hard binding
@@ -161,6 +101,8 @@ struct ManifestCheck {
             }
         case Labels.metadata:
             result.metadata = box.content("json").flatMap { try? JSONValue(parsing: $0) }
+        case Labels.identity:
+            result.manifest.identities.append(IdentityCheck(now: now).check(box, url: url, log: &log))
         case Labels.ingredient:
             do {
                 guard let bytes = box.content("cbor") else { throw C2PAError.malformed("no CBOR content") }

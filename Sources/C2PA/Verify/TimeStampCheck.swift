@@ -10,7 +10,7 @@ struct TimeStampCheck {
     let anchors: [Certificate]
 
     /// genTime when the stamp verifies and its TSA is trusted; nil otherwise (validity is then judged now).
-    func trustedTime(of cose: COSESign1, claim: Claim, url: String, log: inout StatusLog) -> Date? {
+    func trustedTime(of cose: COSESign1, payload: [UInt8], url: String, log: inout StatusLog) -> Date? {
         let stored: (container: CBOR, version: Int)
         if let v2 = cose.unprotectedHeader["sigTst2"] {
             stored = (v2, 2)
@@ -29,8 +29,8 @@ struct TimeStampCheck {
             log.add(.informational, StatusCode.timeStampMalformed, "could not parse timestamp data: \(error)", url: url)
             return nil
         }
-        // v2 stamps the signature (its CBOR bstr encoding), v1 the claim, both inside a COSE countersignature structure.
-        let stamped = stored.version == 2 ? CBOR.bytes(cose.signature).encoded() : claim.bytes
+        // v2 stamps the signature (its CBOR bstr encoding), v1 the payload (the claim), both inside a COSE countersignature structure.
+        let stamped = stored.version == 2 ? CBOR.bytes(cose.signature).encoded() : payload
         let countersigned = CBOR.array([.text("CounterSignature"), .bytes(cose.protectedBytes), .bytes([]), .bytes(stamped)]).encoded()
         if let problem = token.signatureProblem() {
             log.add(.informational, StatusCode.timeStampUntrusted, "timestamp signed data did not match signature: \(problem)", url: url)

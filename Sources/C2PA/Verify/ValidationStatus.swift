@@ -58,13 +58,15 @@ public enum ValidationState: String, Sendable, Codable {
 
     /// c2pa-rs's rule: Valid needs a validated signature inside its validity and no failure but an
     /// untrusted signer, in the active manifest or any ingredient's; Trusted is Valid with a
-    /// trusted signer and no failure at all.
+    /// trusted signer and no failure at all. A CAWG X.509 identity's failure concerns that identity:
+    /// it keeps the file from Trusted, not from Valid.
     init(statuses: [ValidationStatus], ingredientFailures: [ValidationStatus] = []) {
         let codes = Set(statuses.map(\.code))
         let failures = Set((statuses.filter { $0.kind == .failure } + ingredientFailures).map(\.code))
+        let intolerable = failures.filter { $0 != StatusCode.signingCredentialUntrusted && !$0.hasPrefix(IdentityCheck.toleratedPrefix) }
         guard codes.contains(StatusCode.claimSignatureValidated),
               codes.contains(StatusCode.claimSignatureInsideValidity),
-              failures.isSubset(of: [StatusCode.signingCredentialUntrusted])
+              intolerable.isEmpty
         else { self = .invalid; return }
         self = failures.isEmpty && codes.contains(StatusCode.signingCredentialTrusted) ? .trusted : .valid
     }

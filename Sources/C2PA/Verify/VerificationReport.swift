@@ -52,6 +52,8 @@ public struct ManifestSummary: Sendable {
     /// Every assertion label the claim references, in claim order.
     public var assertions: [String] = []
     public var ingredients: [IngredientSummary] = []
+    /// One line per CAWG identity assertion: its signature type and, for X.509, signer and verdict.
+    public var identities: [String] = []
 }
 
 public struct IngredientSummary: Sendable {

@@ -11,9 +11,11 @@ enum ManifestRewriter {
         case plainBMFFHash = "--plain-bmff-hash"
     }
 
+    /// `identity`: also add a CAWG X.509 identity assertion signed with the PKI's leaf.
     @discardableResult
-    static func rewrite(_ input: URL, into output: URL, pki: TestPKI, _ shapes: [Shape]) throws -> URL {
-        try TestTools.runOracle("rewrite_manifest.py", [input.path, output.path, "--key", pki.key.path] + shapes.map(\.rawValue))
+    static func rewrite(_ input: URL, into output: URL, pki: TestPKI, _ shapes: [Shape], identity: Bool = false) throws -> URL {
+        try TestTools.runOracle("rewrite_manifest.py", [input.path, output.path, "--key", pki.key.path] + shapes.map(\.rawValue)
+            + (identity ? ["--cawg-identity", pki.leaf.path] : []))
         return output
     }
 }
