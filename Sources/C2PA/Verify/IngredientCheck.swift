@@ -11,6 +11,13 @@ struct IngredientCheck {
     private var found: [(ingredientURI: String, status: ValidationStatus)] = []
     private var recorded: Set<IngredientAssertion.RecordedStatus> = []
     private var visited: Set<String> = []
+    private var tooDeep = false
+    /// Each manifest is checked once: many references to one manifest (hostile or not) reuse it.
+    private var checked: [String: (statuses: [ValidationStatus], result: ManifestCheck.Result)] = [:]
+    private var payloadDigests: [String: [UInt8]] = [:]
+
+    /// c2pa-rs's limit: a deeper chain is refused (and hostile nesting cannot exhaust the stack).
+    static let maximumDepth = 200
 
     init(store: ManifestStore, validation: ManifestCheck) {
         self.store = store
@@ -21,14 +28,21 @@ struct IngredientCheck {
     /// with the active manifest's statuses (`log`), as c2pa-rs reports it in both places.
     mutating func walk(from active: ManifestCheck.Result, log: inout StatusLog) {
         visited.insert(active.manifest.label)
-        walk(active)
+        walk(active, depth: 0)
         for status in found.map(\.status) where status.code == StatusCode.ingredientManifestMissing {
             log.statuses.append(status)
         }
+        if tooDeep {
+            log.add(.failure, StatusCode.generalError, "ingredient chain deeper than \(Self.maximumDepth) manifests")
+        }
     }
 
-    private mutating func walk(_ result: ManifestCheck.Result) {
+    private mutating func walk(_ result: ManifestCheck.Result, depth: Int) {
         manifests.append(result.manifest)
+        guard depth < Self.maximumDepth else {
+            tooDeep = true
+            return
+        }
         for (url, ingredient) in result.ingredients {
             guard let reference = ingredient.manifest else { continue }
             let label = JUMBFURI(reference.url)?.manifest
@@ -40,17 +54,29 @@ struct IngredientCheck {
                 continue
             }
             checkReference(reference, to: manifest, log: &log)
-            let checked = validation.check(manifest, asset: nil, log: &log)
+            let result = check(manifest)
+            log.statuses += result.statuses
             note(log, for: url)
-            if visited.insert(label).inserted { walk(checked) }
+            if visited.insert(label).inserted { walk(result.result, depth: depth + 1) }
         }
+    }
+
+    private mutating func check(_ manifest: Manifest) -> (statuses: [ValidationStatus], result: ManifestCheck.Result) {
+        if let done = checked[manifest.label] { return done }
+        var log = StatusLog()
+        let result = validation.check(manifest, asset: nil, log: &log)
+        checked[manifest.label] = (log.statuses, result)
+        return (log.statuses, result)
     }
 
     /// The reference hashes the manifest superbox's payload (C2PA 1.3 and later) or, before
     /// that, the claim; neither matching means the ingredient's manifest changed.
-    private func checkReference(_ reference: HashedURI, to manifest: Manifest, log: inout StatusLog) {
+    private mutating func checkReference(_ reference: HashedURI, to manifest: Manifest, log: inout StatusLog) {
         let algorithm = DigestAlgorithm(rawValue: reference.algorithm ?? "sha256") ?? .sha256
-        if Digest.hash(manifest.payload, algorithm: algorithm) == reference.hash {
+        let key = "\(algorithm.rawValue) \(manifest.label)"
+        let digest = payloadDigests[key] ?? Digest.hash(manifest.payload, algorithm: algorithm)
+        payloadDigests[key] = digest
+        if digest == reference.hash {
             log.add(.success, StatusCode.ingredientManifestValidated, "ingredient hash matched", url: reference.url)
         } else if let claim = manifest.claimBox?.content("cbor"), Digest.hash(claim, algorithm: algorithm) == reference.hash {
             return
@@ -64,14 +90,16 @@ struct IngredientCheck {
     }
 
     /// One delta per ingredient assertion, in the order first met, without recorded statuses.
-    func deltas(activeLabel: String) -> [IngredientDelta] {
+    func deltas() -> [IngredientDelta] {
         var deltas: [IngredientDelta] = []
+        var index: [String: Int] = [:]
         for (uri, status) in found {
             let key = Self.absolute(IngredientAssertion.RecordedStatus(code: status.code, url: status.url), in: nil)
             if recorded.contains(key) { continue }
-            if let index = deltas.firstIndex(where: { $0.ingredientAssertionURI == uri }) {
-                deltas[index].statuses.append(status)
+            if let at = index[uri] {
+                deltas[at].statuses.append(status)
             } else {
+                index[uri] = deltas.count
                 deltas.append(IngredientDelta(ingredientAssertionURI: uri, statuses: [status]))
             }
         }

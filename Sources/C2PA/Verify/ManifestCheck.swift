@@ -29,11 +29,11 @@ struct ManifestCheck {
         result.manifest.title = claim.title
         result.manifest.assertions = claim.assertionReferences.compactMap { $0.assertionTarget?.label }
         let url = "self#jumbf=/c2pa/\(manifest.label)/c2pa.signature"
-        guard let cose = manifest.signatureBox?.content("cbor") else {
+        if let cose = manifest.signatureBox?.content("cbor") {
+            result.manifest.signer = SignatureCheck(anchors: anchors, now: now).check(cose: cose, payload: claim.bytes, url: url, log: &log)
+        } else {
             log.add(.failure, StatusCode.claimSignatureMissing, "claim signature is missing", url: url)
-            return result
         }
-        result.manifest.signer = SignatureCheck(anchors: anchors, now: now).check(cose: cose, payload: claim.bytes, url: url, log: &log)
         verifyAssertions(manifest: manifest, claim: claim, result: &result, log: &log)
         if let asset { verifyBinding(manifest: manifest, claim: claim, asset: asset, amendedByUpdate: false, log: &log) }
         return result

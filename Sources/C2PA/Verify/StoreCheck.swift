@@ -67,6 +67,6 @@ struct Check {
         var ingredients = IngredientCheck(store: store, validation: validation)
         ingredients.walk(from: activeSummary, log: &log)
         summary.manifests = ingredients.manifests
-        summary.ingredientDeltas = ingredients.deltas(activeLabel: active.label)
+        summary.ingredientDeltas = ingredients.deltas()
     }
 }
