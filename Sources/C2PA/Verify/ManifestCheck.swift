@@ -62,13 +62,13 @@ struct ManifestCheck {
                 log.add(.failure, StatusCode.algorithmUnsupported, "hash algorithm is not supported", url: absolute)
                 continue
             }
-            if Digest.hash(box.payload, algorithm: algorithm) == reference.hash {
+            let intact = Digest.hash(box.payload, algorithm: algorithm) == reference.hash
+            if intact {
                 log.add(.success, StatusCode.hashedURIMatch, "hashed uri matched: \(url)", url: absolute)
             } else {
                 log.add(.failure, StatusCode.hashedURIMismatch, "hash does not match assertion data: \(url)", url: absolute)
             }
-            // Read even when changed: the report shows what it says, and c2pa-rs still walks its ingredients.
-            read(box, label: target.label, url: absolute, result: &result, log: &log)
+            read(box, label: target.label, url: absolute, intact: intact, result: &result, log: &log)
         }
     }
 
@@ -89,9 +89,13 @@ struct ManifestCheck {
         for (url, box) in bindings { binding.verify(box, url: url, log: &log) }
     }
 
-    /// Keeps what the report shows: actions, capture metadata and ingredients.
-    private func read(_ box: JUMBFSuperbox, label: String, url: String, result: inout Result, log: inout StatusLog) {
+    /// Keeps what the report shows: actions and capture metadata only from intact assertions (a
+    /// changed one says nothing to rely on); ingredients and identities even from a changed one,
+    /// since c2pa-rs still checks them.
+    private func read(_ box: JUMBFSuperbox, label: String, url: String, intact: Bool, result: inout Result, log: inout StatusLog) {
         switch Labels.base(label) {
+        case _ where !intact && ![Labels.ingredient, Labels.identity].contains(Labels.base(label)):
+            break
         case "c2pa.actions":
             guard let bytes = box.content("cbor"), let cbor = try? CBORDecoder.decode(bytes) else { return }
             result.manifest.actions = (cbor["actions"]?.arrayValue ?? []).compactMap { action in
