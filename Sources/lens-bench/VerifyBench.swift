@@ -4,7 +4,7 @@ import LensCrypto
 
 /// `verify`: lensd's verifier vs. c2pa-python's Reader, both in-process on the same files (read
 /// from tmpfs), side by side with the ratio and each one's verdict; then a one-shot
-/// `lensctl verify` (process start included) on each file.
+/// `lensctl verify` (posix_spawn to exit, process start included) on each file.
 struct VerifyBench {
     var anchor: String?
     var runs = 11
@@ -43,7 +43,10 @@ struct VerifyBench {
             let own = Measure.median(try Measure.times(runs: runs) { state = try verifier.verify(fileAt: copy).state.rawValue })
             let theirs = reference.map { $0[copy] }
             let oneShot = FileManager.default.isExecutableFile(atPath: lensctl)
-                ? Measure.median(try Measure.times(runs: runs) { _ = try Measure.run(oneShotArguments(lensctl, copy)) })
+                ? Measure.median(try Measure.times(runs: runs) {
+                    let status = try Spawn.run(oneShotArguments(lensctl, copy))
+                    guard status == 0 else { throw BenchError("lensctl verify \(copy) exited \(status)") }
+                })
                 : nil
             let size = try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int ?? 0
             let name = URL(fileURLWithPath: file).lastPathComponent
