@@ -4,6 +4,7 @@ import Foundation
 let usage = """
 usage: lens-bench sign-jpeg --key KEY --chain CHAIN [--trust-anchor ROOT] [--runs N] FILE
        lens-bench sign-mp4 --key KEY --chain CHAIN [--trust-anchor ROOT] [--runs N] FILE
+       lens-bench verify [--trust-anchor ROOT] [--runs N] FILE...
        lens-bench cli [--bus ADDRESS] [--runs N]
        lens-bench capture [--runs N] [--size WxH]
        lens-bench encode [--size WxH] [--frames N]
@@ -18,6 +19,7 @@ do {
     switch argv.first {
     case "sign-jpeg": try SignFileBench(.jpeg, Array(argv.dropFirst())).run()
     case "sign-mp4": try SignFileBench(.mp4, Array(argv.dropFirst())).run()
+    case "verify": try VerifyBench(Array(argv.dropFirst())).run()
     case "cli": try CLIBench(Array(argv.dropFirst())).run()
     case "capture": try CaptureBench(Array(argv.dropFirst())).run()
     case "encode": try EncodeBench(Array(argv.dropFirst())).run()

@@ -42,6 +42,7 @@ final class LensctlCompletionTests: XCTestCase {
             (["lensctl", "trust-anchor", "--"], "--chain --bus --json --help"),
             (["lensctl", "fetch", "-"], "-o --force --bus --json --help"),
             (["lensctl", "rm", "--"], "--bus --json --help"),
+            (["lensctl", "verify", "--d"], "--detailed"),
         ]
         let script = root.file("usr/share/bash-completion/completions/lensctl").path
         for (words, expected) in cases {

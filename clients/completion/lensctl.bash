@@ -62,7 +62,7 @@ _lensctl() {
         preview) COMPREPLY=($(compgen -W "--size --fps --quality -o --frames --duration --force $common" -- "$cur")) ;;
         verify)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--trust-anchor --require-trusted $common" -- "$cur"))
+                COMPREPLY=($(compgen -W "--trust-anchor --require-trusted --detailed $common" -- "$cur"))
             else
                 _lensctl_files "$cur"
             fi ;;
