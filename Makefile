@@ -12,6 +12,11 @@ BIN = .build/release
 # One version for the daemon, the clients and the tarball.
 VERSION := $(shell sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/LensBus/ProjectVersion.swift)
 
+# gettext catalogs: po/LL.po compiled by msgfmt into $(LOCALE_BUILD)/LL/LC_MESSAGES/lensd.mo.
+LANGUAGES := $(shell cat po/LINGUAS)
+LOCALE_BUILD = .build/locale
+CATALOGS = $(foreach lang,$(LANGUAGES),$(LOCALE_BUILD)/$(lang)/LC_MESSAGES/lensd.mo)
+
 # Every file `install` puts in place (and `uninstall` removes), as SOURCE:DESTINATION:MODE.
 FILES = \
 	$(BIN)/lensd:$(LIBEXECDIR)/lensd:0755 \
@@ -25,18 +30,27 @@ FILES = \
 	config/lensd.conf:$(SYSCONFDIR)/lensd/lensd.conf.default:0644 \
 	docs/man/lensd.8:$(PREFIX)/share/man/man8/lensd.8:0644 \
 	docs/man/lensctl.1:$(PREFIX)/share/man/man1/lensctl.1:0644 \
-	clients/completion/lensctl.bash:$(PREFIX)/share/bash-completion/completions/lensctl:0644
+	clients/completion/lensctl.bash:$(PREFIX)/share/bash-completion/completions/lensctl:0644 \
+	$(foreach lang,$(LANGUAGES),$(LOCALE_BUILD)/$(lang)/LC_MESSAGES/lensd.mo:$(PREFIX)/share/locale/$(lang)/LC_MESSAGES/lensd.mo:0644)
 
-.PHONY: all build install uninstall dist test demo clean
+.PHONY: all build catalogs install uninstall dist test demo clean
 
 all: build
 
-build:
+build: catalogs
 	$(SWIFT_BUILD) --product lensd
 	$(SWIFT_BUILD) --product lensctl
 
-# Installs what `make` built; it never builds (so it can run as root after a user's build).
-install:
+catalogs: $(CATALOGS)
+
+# A catalog is remade only when its .po changed, so `make install` after `make` writes nothing here.
+$(LOCALE_BUILD)/%/LC_MESSAGES/lensd.mo: po/%.po
+	@mkdir -p $(@D)
+	msgfmt --check -o $@.tmp $< && mv $@.tmp $@
+
+# Installs what `make` built; it never builds Swift (so it can run as root after a user's build),
+# only catalogs that are missing or older than their .po.
+install: catalogs
 	@for bin in $(BIN)/lensd $(BIN)/lensctl; do \
 	  [ -x "$$bin" ] || { echo "make install: $$bin is missing: run 'make' first" >&2; exit 1; }; done
 	@for entry in $(FILES); do \

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "C2PA", targets: ["C2PA"]),
         .library(name: "LensCrypto", targets: ["LensCrypto"]),
         .library(name: "LensClient", targets: ["LensClient"]),
+        .library(name: "LensFace", targets: ["LensFace"]),
         .executable(name: "lensctl", targets: ["lensctl"]),
         .executable(name: "lens-bench", targets: ["lens-bench"]),
         .executable(name: "lensd", targets: ["lensd"]),
@@ -31,10 +32,14 @@ let package = Package(
         .target(name: "LensBus", dependencies: ["CSystemd"]),
         .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11"]),
         .target(name: "LensClient", dependencies: ["LensBus"]),
+        // Face detection and auto-capture: pure Swift, no C library (JPEG decoding stays with the caller).
+        .target(name: "LensFace"),
 
         // Executables.
-        .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient"], path: "clients/lensctl"),
-        .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore"]),
+        // LensCore for its JPEG decoder (detect-faces), LensFace for the detector and the instruction texts.
+        .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient", "LensCore", "LensFace"],
+                          path: "clients/lensctl"),
+        .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace"]),
         .executableTarget(name: "lensd", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto"]),
 
         // Tests.
@@ -45,6 +50,7 @@ let package = Package(
         .testTarget(name: "C2PATests", dependencies: ["C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport"]),
+        .testTarget(name: "LensFaceTests", dependencies: ["LensFace", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]
 )

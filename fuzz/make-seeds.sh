@@ -38,21 +38,51 @@ ref "$TMP/exif.jpg" "$TMP/c2pa-python-p384.jpg" --key "$TMP/p384/leaf.pk8" --cha
 "$MAKE_SEED" "$TMP/exif.jpg" "$TMP/lensd-p384.jpg" --key "$TMP/p384/leaf.pk8" --chain "$TMP/p384/chain.pem" \
   --thumbnail >/dev/null
 
+# The shapes other writers use (issue 20): PS256 and Ed25519 signatures, an edit with its parent's
+# manifest nested, an update manifest, hand-written indefinite-length CBOR with explicit nulls and
+# relative URIs, and an RFC 3161 time-stamp from Tests/oracle/local_tsa.py (stopped by its PID).
+bash "$ORACLE/make_pki.sh" "$TMP/rsa" --curve RSA >/dev/null
+bash "$ORACLE/make_pki.sh" "$TMP/ed25519" --curve ED25519 >/dev/null
+ref "$TMP/in.jpg" "$TMP/c2pa-python-ps256.jpg" --key "$TMP/rsa/leaf.pk8" --chain "$TMP/rsa/chain.pem" --alg ps256 \
+  --when 2026-11-29T12:00:00Z
+ref "$TMP/in.jpg" "$TMP/c2pa-python-edit.jpg" --key "$TMP/ed25519/leaf.pk8" --chain "$TMP/ed25519/chain.pem" --alg ed25519 \
+  --parent "$TMP/c2pa-python-ps256.jpg" --when 2026-11-29T12:00:00Z
+ref "$TMP/c2pa-python.jpg" "$TMP/c2pa-python-update.jpg" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" \
+  --parent "$TMP/c2pa-python.jpg" --update
+"$PY" "$ORACLE/rewrite_manifest.py" "$TMP/c2pa-python.jpg" "$TMP/c2pa-python-rewritten.jpg" --key "$TMP/p256/leaf.pk8" \
+  --indefinite-cbor --explicit-nulls --relative-uris >/dev/null
+coproc TSA { exec "$PY" "$ORACLE/local_tsa.py" "$TMP/tsa"; }
+read -r _ tsa_url <&"${TSA[0]}"
+ref "$TMP/in.jpg" "$TMP/c2pa-python-stamped.jpg" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" --tsa-url "$tsa_url"
+kill "$TSA_PID"
+
 # MP4 (fuzz-bmff): 64x48, 3 frames of H.264 moov last and MJPEG moov first, as the files themselves.
 ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=30 -frames:v 3 -c:v libx264 -pix_fmt yuv420p "$TMP/in.mp4"
 ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=30 -frames:v 3 -c:v mjpeg -q:v 20 -movflags +faststart "$TMP/mjpeg.mp4"
 ref "$TMP/in.mp4" "$TMP/c2pa-python.mp4" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" --when 2026-11-29T12:00:00Z
 "$MAKE_SEED" "$TMP/mjpeg.mp4" "$TMP/lensd.mp4" --key "$TMP/p384/leaf.pk8" --chain "$TMP/p384/chain.pem" >/dev/null
 
-mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-jpeg,fuzz-bmff}
+mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-jpeg,fuzz-bmff,fuzz-cascade,fuzz-catalog}
+# Cascades (fuzz-cascade): the frontal-face file's layout with made-up numbers, and malformed variants.
+"$PY" "$ROOT/fuzz/make-cascade-seeds.py" "$CORPUS"
+# Catalogs (fuzz-catalog): po/ compiled by msgfmt, little-endian as msgfmt writes, one big-endian, and a truncated one.
+mkdir -p "$CORPUS/fuzz-catalog"
+for po in "$ROOT"/po/*.po; do msgfmt -o "$CORPUS/fuzz-catalog/$(basename "$po" .po).mo" "$po"; done
+msgfmt --endianness=big -o "$CORPUS/fuzz-catalog/de-big-endian.mo" "$ROOT/po/de.po"
+head -c 100 "$CORPUS/fuzz-catalog/de.mo" >"$CORPUS/fuzz-catalog/de-truncated.mo"
 cp "$TMP/in.mp4" "$CORPUS/fuzz-bmff/unsigned.mp4"
 cp "$TMP/c2pa-python.mp4" "$TMP/lensd.mp4" "$CORPUS/fuzz-bmff/"
+"$PY" "$ORACLE/rewrite_manifest.py" "$TMP/c2pa-python.mp4" "$CORPUS/fuzz-bmff/c2pa-python-plain-hash-nulls.mp4" \
+  --key "$TMP/p256/leaf.pk8" --plain-bmff-hash --explicit-nulls --indefinite-cbor >/dev/null
 cp "$TMP/in.jpg" "$CORPUS/fuzz-jpeg/unsigned.jpg"
 cp "$TMP/exif.jpg" "$CORPUS/fuzz-jpeg/unsigned-exif-foreign-app11.jpg"
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" c2pa-python "$TMP/c2pa-python.jpg" "$TMP/p256/chain.pem"
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" c2pa-python-v1 "$TMP/c2pa-python-v1.jpg"
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" c2pa-python-p384 "$TMP/c2pa-python-p384.jpg" "$TMP/p384/chain.pem"
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" lensd "$TMP/lensd.jpg"
+for shape in ps256 edit update rewritten stamped; do
+  "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" "c2pa-python-$shape" "$TMP/c2pa-python-$shape.jpg"
+done
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" lensd-p384 "$TMP/lensd-p384.jpg"
 
 big=$(find "$CORPUS" -type f -size +64k)

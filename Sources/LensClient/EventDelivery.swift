@@ -76,6 +76,7 @@ final class EventDelivery: @unchecked Sendable {  // the weak references and `fi
         case .videoUnsigned(let name, let info): delegate.didGenerateUnsignedVideo(name: name, info: info)
         case .resultUploaded(let name, let info): delegate.didUploadResult(name: name, info: info)
         case .uploadFailed(let name, let error, let message): delegate.didFailUploadingResult(name: name, error: error, message: message)
+        case .resultEvicted(let name, let reason): delegate.didEvictResult(name: name, reason: reason)
         case .disconnected(let error): delegate.didDisconnect(error)
         }
     }

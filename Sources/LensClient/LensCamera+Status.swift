@@ -29,6 +29,12 @@ extension LensCamera {
         return described
     }
 
+    /// The PEM certificates this device's manifests carry: its own certificate first, then the
+    /// intermediates (the root is `trustAnchor()`).
+    public func certificateChain() throws(LensClientError) -> String {
+        try Reply.single(try managerCall("GetCertificateChain"), "GetCertificateChain") { $0.stringValue }
+    }
+
     /// The PEM of the root certificate that verifiers should trust for this device's photos.
     public func trustAnchor() throws(LensClientError) -> String {
         try Reply.single(try managerCall("GetTrustAnchor"), "GetTrustAnchor") { $0.stringValue }

@@ -51,6 +51,9 @@ public protocol LensCameraDelegate: AnyObject {
     func didUploadResult(name: String, info: LensUploadInfo)
     /// UploadFailed: the server refused the result for good; it stays stored.
     func didFailUploadingResult(name: String, error: String, message: String)
+    /// ResultEvicted: lensd deleted this user's result `name` at its per-user caps (no SDK
+    /// counterpart: the SDK keeps no results).
+    func didEvictResult(name: String, reason: String)
     /// The connection to lensd ended (no SDK counterpart: on Linux the daemon can restart);
     /// create a new LensCamera to go on.
     func didDisconnect(_ error: LensClientError)
@@ -76,5 +79,6 @@ extension LensCameraDelegate {
     public func didGenerateUnsignedVideo(name: String, info: LensVideoInfo) {}
     public func didUploadResult(name: String, info: LensUploadInfo) {}
     public func didFailUploadingResult(name: String, error: String, message: String) {}
+    public func didEvictResult(name: String, reason: String) {}
     public func didDisconnect(_ error: LensClientError) {}
 }

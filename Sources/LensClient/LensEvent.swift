@@ -41,6 +41,9 @@ public enum LensEvent: Sendable, Equatable {
     /// UploadFailed: the server refused the result for good (`error`: rejected, too_large,
     /// missing); it stays stored and is not sent again until `LensCamera.retryUploads`.
     case uploadFailed(name: String, error: String, message: String)
+    /// ResultEvicted: lensd deleted this user's result `name` to stay within its per-user caps
+    /// (`reason` names the cap); sent to every session of the user.
+    case resultEvicted(name: String, reason: String)
     /// The bus connection or lensd went away; this camera's session is gone. The last event.
     case disconnected(LensClientError)
 
@@ -66,6 +69,7 @@ public enum LensEvent: Sendable, Equatable {
         case .videoUnsigned: "VideoUnsigned"
         case .resultUploaded: "ResultUploaded"
         case .uploadFailed: "UploadFailed"
+        case .resultEvicted: "ResultEvicted"
         case .disconnected: "Disconnected"
         }
     }
@@ -126,6 +130,9 @@ public enum LensEvent: Sendable, Equatable {
             case ("UploadFailed", 3):
                 guard let name = a[0].stringValue, let error = a[1].stringValue, let message = a[2].stringValue else { return nil }
                 self = .uploadFailed(name: name, error: error, message: message)
+            case ("ResultEvicted", 2):
+                guard let name = a[0].stringValue, let reason = a[1].stringValue else { return nil }
+                self = .resultEvicted(name: name, reason: reason)
             default:
                 return nil
             }

@@ -11,6 +11,8 @@ public struct LensStatus: Sendable, Equatable {
     public var certificateNotAfter: Date?
     /// The user whose session holds the camera; nil when it is free.
     public var cameraHolder: String?
+    /// The per-user caps on stored results; storing past them deletes the oldest.
+    public var resultLimits: LensResultLimits
 
     init(_ fields: Fields) throws(LensClientError) {
         version = try fields.string("Version")
@@ -20,6 +22,7 @@ public struct LensStatus: Sendable, Equatable {
         certificateNotAfter = notAfter == 0 ? nil : Date(timeIntervalSince1970: Double(notAfter))
         let holder = try fields.string("CameraHolder")
         cameraHolder = holder.isEmpty ? nil : holder
+        resultLimits = try LensResultLimits(try fields.nested("ResultLimits"))
     }
 }
 

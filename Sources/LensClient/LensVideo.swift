@@ -29,6 +29,9 @@ public struct LensVideoInfo: Sendable, Equatable {
 
 /// How far a recording has got (the VideoRecordingProgress property).
 public struct LensVideoProgress: Sendable, Equatable {
+    /// The video's result name, known from the start: fetch it by this name if the recording
+    /// is cut short (lensd recovers it at its next start).
+    public var name: String
     /// Seconds recorded so far.
     public var duration: Double
     /// Bytes written so far.
@@ -37,6 +40,7 @@ public struct LensVideoProgress: Sendable, Equatable {
     /// nil for the empty a{sv} lensd sends when this session is not recording.
     init?(_ fields: Fields) throws(LensClientError) {
         guard !fields.isEmpty else { return nil }
+        name = try fields.string("name")
         duration = try fields.double("duration")
         size = try fields.uint64("size")
     }

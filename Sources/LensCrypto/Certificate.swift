@@ -178,7 +178,7 @@ public final class Certificate: @unchecked Sendable, Equatable {
         Array(UnsafeBufferPointer(start: ASN1_STRING_get0_data(string), count: Int(ASN1_STRING_length(string))))
     }
 
-    private static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
+    static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
         var components = tm()
         guard let time, ASN1_TIME_to_tm(time, &components) == 1 else {
             ERR_clear_error()

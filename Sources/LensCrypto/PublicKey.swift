@@ -1,6 +1,6 @@
 import COpenSSL
 
-/// A public key of any type OpenSSL can decode; only EC keys can verify here.
+/// A public key of any type OpenSSL can decode; EC, RSA and Ed25519 keys can verify.
 // @unchecked Sendable: the EVP_PKEY is never mutated after init, and OpenSSL allows
 // concurrent operations on a shared, unmodified key.
 public final class PublicKey: @unchecked Sendable, Equatable {
@@ -44,17 +44,42 @@ public final class PublicKey: @unchecked Sendable, Equatable {
         Int(EVP_PKEY_get_bits(key))
     }
 
+    /// An rsaEncryption or id-RSASSA-PSS key.
+    public var isRSA: Bool {
+        EVP_PKEY_is_a(key, "RSA") == 1 || EVP_PKEY_is_a(key, "RSA-PSS") == 1
+    }
+
     /// P1363 r‖s signature over digest(message). Returns false (never throws, never crashes) for malformed/odd-length input.
     public func verifyECDSA(rawSignature: [UInt8], message: [UInt8], digest: DigestAlgorithm) -> Bool {
+        verify(signature: rawSignature, message: message, scheme: .ecdsa(digest))
+    }
+
+    /// Whether `signature` (in COSE's form: raw r‖s for ECDSA) signs `message` under `scheme`.
+    /// False, never a throw or a crash, for a key of the wrong kind or a malformed signature.
+    public func verify(signature: [UInt8], message: [UInt8], scheme: SignatureScheme) -> Bool {
         // Failed verifications leave entries on the thread's error queue; they are expected, not errors.
         defer { ERR_clear_error() }
-        guard let curve,
-              let der = ECDSASignature.der(fromRaw: rawSignature, coordinateSize: curve.coordinateSize),
-              let context = EVP_MD_CTX_new()
-        else { return false }
+        guard scheme.accepts(self), let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
-        return EVP_DigestVerifyInit(context, nil, digest.evpMD, nil, key) == 1
-            && EVP_DigestVerify(context, der, der.count, message, message.count) == 1
+        switch scheme {
+        case .ecdsa(let digest):
+            guard let curve, let der = ECDSASignature.der(fromRaw: signature, coordinateSize: curve.coordinateSize) else {
+                return false
+            }
+            return EVP_DigestVerifyInit(context, nil, digest.evpMD, nil, key) == 1
+                && EVP_DigestVerify(context, der, der.count, message, message.count) == 1
+        case .rsaPSS(let digest):
+            var parameters: OpaquePointer?
+            return EVP_DigestVerifyInit(context, &parameters, digest.evpMD, nil, key) == 1
+                && EVP_PKEY_CTX_set_rsa_padding(parameters, RSA_PKCS1_PSS_PADDING) == 1
+                && EVP_PKEY_CTX_set_rsa_pss_saltlen(parameters, RSA_PSS_SALTLEN_DIGEST) == 1
+                && EVP_PKEY_CTX_set_rsa_mgf1_md(parameters, digest.evpMD) == 1
+                && EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+        case .ed25519:
+            // EdDSA hashes internally: no digest, one-shot only.
+            return EVP_DigestVerifyInit(context, nil, nil, nil, key) == 1
+                && EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+        }
     }
 
     /// Same key: compares the SubjectPublicKeyInfo encodings.

@@ -14,10 +14,7 @@ struct CaptureBench {
         while let arg = rest.popFirst() {
             switch arg {
             case "--runs": runs = Int(rest.popFirst() ?? "") ?? 0
-            case "--size":
-                let parts = (rest.popFirst() ?? "").split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2 else { throw BenchError("--size WIDTHxHEIGHT") }
-                size = (parts[0], parts[1])
+            case "--size": size = try Measure.size(rest.popFirst())
             default: throw BenchError("usage: \(usage)")
             }
         }

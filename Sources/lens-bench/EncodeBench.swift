@@ -19,12 +19,7 @@ struct EncodeBench {
         while let arg = rest.popFirst() {
             switch arg {
             case "--frames": frames = Int(rest.popFirst() ?? "") ?? 0
-            case "--size":
-                let parts = (rest.popFirst() ?? "").split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2, parts.allSatisfy({ (16...8192).contains($0) }) else {
-                    throw BenchError("--size WIDTHxHEIGHT, 16...8192 each")
-                }
-                size = (parts[0], parts[1])
+            case "--size": size = try Measure.size(rest.popFirst())
             default: throw BenchError("usage: \(usage)")
             }
         }

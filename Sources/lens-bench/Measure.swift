@@ -10,6 +10,15 @@ enum Measure {
         }
     }
 
+    /// `--size WIDTHxHEIGHT`, each side within `sides`.
+    static func size(_ text: String?, sides: ClosedRange<Int> = 16...8192) throws -> (width: Int, height: Int) {
+        let parts = (text ?? "").split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy(sides.contains) else {
+            throw BenchError("--size WIDTHxHEIGHT, \(sides.lowerBound)...\(sides.upperBound) each")
+        }
+        return (parts[0], parts[1])
+    }
+
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         let mid = sorted.count / 2

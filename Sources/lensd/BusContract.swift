@@ -22,6 +22,9 @@ enum BusContract {
             M(name: "InstallCertificate", inSignature: "s", inNames: ["chainPem"], outSignature: "a{sv}", outNames: ["info"]),
             M(name: "ListUploads", inSignature: "", inNames: [], outSignature: "aa{sv}", outNames: ["uploads"]),
             M(name: "RetryUploads", inSignature: "s", inNames: ["name"], outSignature: "u", outNames: ["count"]),
+            M(name: "GetCertificateChain", inSignature: "", inNames: [], outSignature: "s", outNames: ["pem"]),
+            M(name: "ListResults", inSignature: "", inNames: [], outSignature: "aa{sv}", outNames: ["results"]),
+            M(name: "DeleteResult", inSignature: "s", inNames: ["name"], outSignature: "", outNames: []),
         ],
         properties: [
             P(name: "Version", signature: "s", writable: false, emitsChange: .const),
@@ -33,6 +36,7 @@ enum BusContract {
             // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
             P(name: "CameraHolder", signature: "s", writable: false, emitsChange: .yes),
             P(name: "OutboxState", signature: "a{sv}", writable: false, emitsChange: .yes),
+            P(name: "ResultLimits", signature: "a{sv}", writable: false, emitsChange: .const),
         ],
         signals: [])
 
@@ -93,5 +97,6 @@ enum BusContract {
             S(name: "VideoUnsigned", signature: "sa{sv}", names: ["name", "info"]),
             S(name: "ResultUploaded", signature: "sa{sv}", names: ["name", "info"]),
             S(name: "UploadFailed", signature: "sss", names: ["name", "error", "message"]),
+            S(name: "ResultEvicted", signature: "ss", names: ["name", "reason"]),
         ])
 }

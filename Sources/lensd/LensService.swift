@@ -45,8 +45,9 @@ final class LensService: @unchecked Sendable {
     /// and who waits for them at shutdown (see Settling).
     var capturesInFlight = 0
     var onCapturesSettled: (() -> Void)?
-    /// VideoSigned/VideoUnsigned of recovered recordings whose owner had no session open yet.
-    var recoveredAnnouncements: [UInt32: [(member: String, arguments: [BusValue])]] = [:]
+    /// Signals for owners who had no session open when they happened: VideoSigned/VideoUnsigned
+    /// of recovered recordings, ResultEvicted (see OwnerAnnouncements).
+    var pendingAnnouncements: [UInt32: [(member: String, arguments: [BusValue])]] = [:]
     private var nextSessionNumber = 1
     private(set) var conditions: CaptureConditions
     /// The identity's state as last announced; it changes when the certificate expires.
@@ -87,6 +88,7 @@ final class LensService: @unchecked Sendable {
             Log.warning("location is required but gpsd is set to none: capture stays disabled (set --location optional, or a gpsd)")
         }
         conditions.locationSourceProblem = locationSourceProblem
+        announceEvictions()
         recoverInterruptedRecordings()
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
@@ -211,8 +213,8 @@ final class LensService: @unchecked Sendable {
         Log.debug("session \(session.number) opened by \(Authorizer.userName(uid)) (\(owner))")
         // After the reply, so the client knows the path it comes from.
         loop.post { [weak session] in session?.announceInitialGate() }
-        if recoveredAnnouncements[uid] != nil {
-            loop.post { [weak self, weak session] in if let session { self?.announceRecovered(to: session) } }
+        if pendingAnnouncements[uid] != nil {
+            loop.post { [weak self, weak session] in if let session { self?.announcePending(to: session) } }
         }
         return session
     }

@@ -2,7 +2,9 @@ import LensBus
 import LensCore
 
 /// org.lensd.Lens1.Manager at /org/lensd/Lens1: opens sessions, lists devices, hands out the
-/// trust anchor. Every member requires an authorized caller (root, lensd, group lens).
+/// trust anchor and chain, lists and deletes the caller's results. Every member requires an
+/// authorized caller (root, lensd, group lens). Results live here rather than on a session:
+/// they belong to the caller's uid, which is all the check needs — no session to open first.
 final class Manager: BusInterface {
     private unowned let service: LensService
     let interface = BusContract.manager
@@ -18,6 +20,9 @@ final class Manager: BusInterface {
             case "GetTrustAnchor": return try trustAnchor()
             case "ListUploads": return try listUploads(uid: uid)
             case "RetryUploads": return try retryUploads(call, uid: uid)
+            case "GetCertificateChain": return try certificateChain()
+            case "ListResults": return listResults(call, uid: uid)
+            case "DeleteResult": return try deleteResult(call, uid: uid)
             case "CreateCertificateRequest": return try Enrollment(service: service).createCertificateRequest(call, uid: uid)
             case "InstallCertificate": return try Enrollment(service: service).installCertificate(call, uid: uid)
             default: return .error(BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)"))
@@ -34,6 +39,7 @@ final class Manager: BusInterface {
         case "CameraPresent": return .bool(service.conditions.cameraAvailable)
         case "EnrollmentState": return .string(service.enrollmentState.rawValue)
         case "CameraHolder": return .string(service.cameraHolderName)
+        case "ResultLimits": return Wire.resultLimits(service.store.limits)
         case "CertificateNotAfter":
             return .uint64(UInt64(max(0, service.identity.certificateNotAfter?.timeIntervalSince1970 ?? 0)))
         case "OutboxState": return OutboxFlow.wire(service.outbox?.outbox.summary ?? .empty)
@@ -90,5 +96,29 @@ final class Manager: BusInterface {
             throw LensError.enrollment(service.identity.problem ?? "the device has no identity")
         }
         return .reply([.string(anchor.pem)])
+    }
+
+    /// What x5chain carries, leaf first, for verifiers that want the device's whole chain.
+    private func certificateChain() throws -> MethodResult {
+        let chain = service.identity.certificateChain
+        guard !chain.isEmpty else { throw LensError.enrollment(service.identity.problem ?? "the device has no identity") }
+        return .reply([.string(chain.map(\.pem).joined())])
+    }
+
+    /// The caller's own results, newest first; nobody else's are ever listed.
+    private func listResults(_ call: MethodCall, uid: UInt32) -> MethodResult {
+        service.fromStore(call) { store in
+            ([.array(elementSignature: "a{sv}", store.results(uid: uid).map(Wire.listedResult))], nil)
+        }
+    }
+
+    /// Deletes one of the caller's results; another user's is NotFound, like a missing one.
+    private func deleteResult(_ call: MethodCall, uid: UInt32) throws -> MethodResult {
+        let name = try LensService.resultName(call)
+        return service.fromStore(call) { store in
+            try store.delete(name: name, uid: uid)
+            Log.info("result \(name) of \(Authorizer.userName(uid)) deleted by its owner")
+            return ([], nil)
+        }
     }
 }

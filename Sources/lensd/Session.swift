@@ -176,43 +176,22 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     private func fetchResult(_ call: MethodCall) throws -> MethodResult {
-        let name = try resultName(call), uid = uid
-        return fromStore(call) { store in
+        let name = try LensService.resultName(call), uid = uid
+        return service.fromStore(call) { store in
             let stored = try store.result(name: name, uid: uid)
             return ([Wire.result(stored)], try store.fetchDescriptor(name: name, uid: uid))
         }
     }
 
     private func readResult(_ call: MethodCall) throws -> MethodResult {
-        let name = try resultName(call), uid = uid
-        return fromStore(call) { store in
+        let name = try LensService.resultName(call), uid = uid
+        return service.fromStore(call) { store in
             let stored = try store.result(name: name, uid: uid)
             guard stored.mime.hasPrefix("image/") else {
                 throw LensError.unsupported("ReadResult returns photos only; use FetchResult for \(stored.mime)")
             }
             return ([.bytes(try store.read(name: name, uid: uid))], nil)
         }
-    }
-
-    /// Runs a result read on the storage thread and answers the call from the loop. A memfd
-    /// `fd` goes first in the reply; the reply dup()s it when built, then ours is closed.
-    private func fromStore(_ call: MethodCall,
-                           _ work: @escaping @Sendable (ResultStore) throws -> (values: [BusValue], fd: Int32?)) -> MethodResult {
-        let reply = DeferredReply(for: call)
-        let (store, loop) = (service.store, service.loop)
-        service.storageWorker.submit {
-            let result = Result { try Self.mapStorageErrors { try work(store) } }
-            loop.post {
-                switch result {
-                case .success(let answer):
-                    reply.reply((answer.fd.map { [BusValue.fd($0)] } ?? []) + answer.values)
-                    if let fd = answer.fd { Glibc.close(fd) }
-                case .failure(let error):
-                    reply.fail(LensError.from(error).busError)
-                }
-            }
-        }
-        return .deferred(reply)
     }
 
     private func setFlashMode(_ call: MethodCall) throws -> MethodResult {
@@ -409,19 +388,6 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             throw LensError.notStarted("call StartCaptureSession first")
         }
         service.claimUsed()
-    }
-
-    private func resultName(_ call: MethodCall) throws -> String {
-        guard let name = call.arguments.first?.stringValue, UUID(uuidString: name) != nil, name == name.lowercased() else {
-            throw LensError.invalidArgument("a result name is the lower-case UUID that BeginCapture returned")
-        }
-        return name
-    }
-
-    private static func mapStorageErrors<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as StorageError where error.kind == .notFound {
-            throw LensError.notFound("no result with that name for this user (results are kept per user, oldest dropped first)")
-        }
     }
 
     /// After a manual focus, SubjectAreaChanged tells the owner when the scene has changed enough

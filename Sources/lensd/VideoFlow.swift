@@ -169,7 +169,9 @@ extension LensService {
             } catch {
                 unsignedReason = LensError.from(error).busError.message
             }
-            let published = Result { try store.publishRecording(name: name, uid: uid) }
+            let published = Result {
+                try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered)
+            }
             RecordingFacts.remove(besides: video.path)
             // Unsigned videos stay local: the server is for evidence a verifier can check.
             let upload = (try? published.get()).map { unsignedReason == nil ? outbox?.enqueue($0, fileExtension: "mp4") : nil }
@@ -199,7 +201,7 @@ extension LensService {
                 member = "VideoSigned"
             }
             let arguments: [BusValue] = [.string(name), Wire.result(stored, info)]
-            if recovered { announceRecovered(uid: uid, member: member, arguments: arguments) } else { session?.emit(member, arguments) }
+            if recovered { announce(toOwner: uid, member: member, arguments: arguments) } else { session?.emit(member, arguments) }
         case .failure(let error):
             Log.error("video \(name): \(error)")
             store.discardRecording(name: name, uid: uid)

@@ -27,20 +27,4 @@ extension LensService {
             }
         }
     }
-
-    /// A recovered video is announced to its owner — whose recording it was, though not through
-    /// this run of lensd — on a session of theirs open now, else on the next one they open.
-    func announceRecovered(uid: UInt32, member: String, arguments: [BusValue]) {
-        if let session = sessions.values.first(where: { $0.uid == uid }) {
-            session.emit(member, arguments)
-        } else {
-            recoveredAnnouncements[uid, default: []].append((member, arguments))
-        }
-    }
-
-    /// After OpenSession has answered: what was recovered for this user before they connected.
-    func announceRecovered(to session: Session) {
-        guard let pending = recoveredAnnouncements.removeValue(forKey: session.uid) else { return }
-        for announcement in pending { session.emit(announcement.member, announcement.arguments) }
-    }
 }

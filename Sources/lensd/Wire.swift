@@ -53,10 +53,27 @@ enum Wire {
         return .vardict(entries.merging(extra) { $1 })
     }
 
-    /// Empty when not recording; duration in seconds and bytes on disk so far.
+    /// A ListResults entry: what `result` says, plus when it was stored (seconds since 1970),
+    /// whether it is signed, and whether it was recovered after a crash.
+    static func listedResult(_ stored: StoredResult) -> BusValue {
+        result(stored, [
+            "name": .string(stored.name),
+            "created": .uint64(UInt64(max(0, stored.created.timeIntervalSince1970))),
+            "signed": .bool(stored.signed),
+            "recovered": .bool(stored.recovered),
+        ])
+    }
+
+    /// ResultLimits: the per-user caps retention keeps each user's results within.
+    static func resultLimits(_ limits: (count: Int, bytes: Int64)) -> BusValue {
+        .vardict(["maxCount": .uint32(UInt32(clamping: limits.count)), "maxBytes": .uint64(UInt64(max(0, limits.bytes)))])
+    }
+
+    /// Empty when not recording; the video's name, duration in seconds and bytes on disk so far.
     static func progress(_ recording: Recording?) -> BusValue {
         guard let recording else { return .vardict([:]) }
         return .vardict([
+            "name": .string(recording.name),
             "duration": .double(Double(recording.recordedMilliseconds.load(ordering: .relaxed)) / 1000),
             "size": .uint64(UInt64(recording.recordedBytes.load(ordering: .relaxed))),
         ])

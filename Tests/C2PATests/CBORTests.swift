@@ -38,7 +38,15 @@ final class CBORTests: XCTestCase {
             [0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],  // 2^64-1 byte string
             [0x9b, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00], // 2^32 items, no bytes
             [0x62, 0xff, 0xfe],                  // text that is not UTF-8
-            [0x5f, 0x41, 0x00, 0xff],            // indefinite length
+            [0x5f, 0x41, 0x00],                  // indefinite byte string without its break
+            [0x5f, 0x61, 0x00, 0xff],            // byte string chunk that is text
+            [0x7f, 0x41, 0x00, 0xff],            // text chunk that is bytes
+            [0xbf, 0x01, 0xff],                  // indefinite map: a key without a value
+            [0x1f],                              // an integer cannot be indefinite
+            [0xdf, 0x00],                        // nor a tag
+            [0xff],                              // a break outside any indefinite item
+            [0x9f, 0x9f, 0xff],                  // inner array closed, outer not
+            Array(repeating: 0x9f, count: 1000), // indefinite nesting deeper than the limit
             [0x1c],                              // reserved additional info
             [0x01, 0x02],                        // trailing byte
             Array(repeating: 0x81, count: 1000) + [0x00],  // nesting deeper than the limit
@@ -46,6 +54,17 @@ final class CBORTests: XCTestCase {
         for bytes in hostile {
             XCTAssertThrowsError(try CBORDecoder.decode(bytes), "\(bytes.prefix(9).hexString)")
         }
+    }
+
+    /// Older c2pa-rs wrote claim_generator_info as an indefinite-length map; readers must accept it.
+    func testDecodesIndefiniteLengths() throws {
+        XCTAssertEqual(try CBORDecoder.decode([0x5f, 0x41, 0x01, 0x42, 0x02, 0x03, 0xff]), .bytes([1, 2, 3]))
+        XCTAssertEqual(try CBORDecoder.decode([0x7f, 0x61, 0x61, 0x62, 0x62, 0x63, 0xff]), .text("abc"))
+        XCTAssertEqual(try CBORDecoder.decode([0x9f, 0x01, 0x9f, 0xff, 0xff]), .array([.unsigned(1), .array([])]))
+        let map = try CBORDecoder.decode([0xbf, 0x61, 0x7a, 0x01, 0x61, 0x61, 0xf6, 0xff])
+        XCTAssertEqual(map.mapPairs?.map(\.key), [.text("z"), .text("a")])
+        XCTAssertEqual(map["z"], .unsigned(1))
+        XCTAssertNil(map["a"], "an explicit null reads as absent")
     }
 
     func testMapKeepsWireOrderWhenDecoded() throws {

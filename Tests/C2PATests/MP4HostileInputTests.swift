@@ -2,6 +2,7 @@ import LensTestSupport
 import Foundation
 import XCTest
 @testable import C2PA
+import LensCrypto
 
 /// Box structures and hash assertions no honest writer makes: each is refused with a typed
 /// error or rated Invalid, never a crash.
@@ -97,16 +98,37 @@ final class MP4HostileInputTests: XCTestCase {
         }
     }
 
-    /// Exclusions below the root are not evaluated: the hash refuses them instead of guessing.
-    func testNestedExclusionIsRefused() throws {
-        let file = tmp.file("plain.mp4")
-        try Data(Self.ftyp + Self.box("moov", []) + Self.box("mdat", [1, 2, 3])).write(to: file)
+    /// Exclusions below the root (what older writers used for chunk offsets) cut the selected
+    /// boxes out of their root box, which keeps its offset prefix; `[n]` picks one of its kind.
+    func testNestedExclusions() throws {
+        let first = Self.box("trak", Array(repeating: 1, count: 8)), second = Self.box("trak", Array(repeating: 2, count: 8))
+        let header = Self.box("mvhd", [9, 9, 9, 9])
+        let moov = Self.box("moov", header + first + second), mdat = Self.box("mdat", [1, 2, 3])
+        let file = tmp.file("nested.mp4")
+        try Data(Self.ftyp + moov + mdat).write(to: file)
         let handle = try POSIXFile(path: file.path, flags: O_RDONLY)
         let boxes = try BMFFScanner.rootBoxes(of: handle)
-        XCTAssertThrowsError(try BMFFHash.digest(of: handle, boxes: boxes, exclusions: [.init(xpath: "/moov/trak")],
-                                                 algorithm: .sha256)) { error in
+        let moovOffset = Self.ftyp.count, mdatOffset = moovOffset + moov.count
+        func digest(_ xpath: String) throws -> [UInt8] {
+            try BMFFHash.digest(of: handle, boxes: boxes, exclusions: [.init(xpath: "/ftyp"), .init(xpath: xpath)], algorithm: .sha256)
+        }
+        let prefix = BMFFHash.offsetPrefix
+        XCTAssertEqual(try digest("/moov/trak"),
+                       Digest.hash(prefix(moovOffset) + Array(moov.prefix(8)) + header + prefix(mdatOffset) + mdat))
+        XCTAssertEqual(try digest("/moov/trak[2]"),
+                       Digest.hash(prefix(moovOffset) + Array(moov.prefix(8)) + header + first + prefix(mdatOffset) + mdat))
+        XCTAssertEqual(try digest("/moov/trak[3]"), try digest("/moov/none"), "a step that selects nothing excludes nothing")
+        XCTAssertThrowsError(try digest("/moov[1]/trak")) { error in
             guard case C2PAError.unsupported = error else { return XCTFail("\(error)") }
         }
+        for bad in ["/moov/trak[0]", "/moov//trak", "moov/trak", "/moov/trak[x]"] {
+            XCTAssertThrowsError(try digest(bad), bad)
+        }
+        // A container whose children do not tile it cannot be searched.
+        try Data(Self.ftyp + Self.box("moov", [0, 0, 0, 99] + Array("trak".utf8)) + mdat).write(to: file)
+        let broken = try POSIXFile(path: file.path, flags: O_RDONLY)
+        XCTAssertThrowsError(try BMFFHash.digest(of: broken, boxes: try BMFFScanner.rootBoxes(of: broken),
+                                                 exclusions: [.init(xpath: "/moov/trak")], algorithm: .sha256))
     }
 
     /// The root-level exclusion keys, each able to select or spare a box.

@@ -60,8 +60,8 @@ final class MP4VerifierVersusReferenceTests: XCTestCase {
         }
     }
 
-    /// A signer that excludes boxes below the root (here every trak) but hashed them: c2pa-rs
-    /// excludes them and finds a mismatch; lensd does not evaluate such paths and fails safe.
+    /// A signer that excludes boxes below the root (here every trak) but hashed them: both
+    /// verifiers cut them out and find a mismatch.
     func testNestedExclusionIsInvalidForBoth() throws {
         let plain = try TestMP4.make(at: tmp.file("plain.mp4"), .h264MoovLast)
         let file = tmp.file("nested.mp4")
@@ -75,6 +75,29 @@ final class MP4VerifierVersusReferenceTests: XCTestCase {
         try Data(bytes).write(to: file)
         let own = try assertVerifiersAgree(on: file, anchors: [pki.root], expect: "Invalid")
         XCTAssertEqual(own.failures.map(\.code), [StatusCode.bmffHashMismatch])
+    }
+
+    /// The same exclusion with the hash taken without the trak boxes: Trusted for both, and a
+    /// changed byte inside a trak (now unhashed) is no change while one in its moov header is.
+    func testNestedExclusionHashedThatWay() throws {
+        let plain = try TestMP4.make(at: tmp.file("plain.mp4"), .h264MoovLast)
+        let file = tmp.file("nested.mp4")
+        let reserve = try TestMP4.withReserve(plain, size: 8 << 10, into: file)
+        let exclusions = BMFFHashAssertion.standardExclusions + [.init(xpath: "/moov/trak")]
+        let handle = try POSIXFile(path: file.path, flags: O_RDONLY)
+        let binding = BMFFHashAssertion(exclusions: exclusions, hash: try BMFFHash.digest(
+            of: handle, boxes: try BMFFScanner.rootBoxes(of: handle), exclusions: exclusions, algorithm: .sha256))
+        let writer = try LensdSigning.writer(pki: pki, metadata: LensdSigning.metadata(location: nil))
+        let box = ContentProvenanceBox.encode(store: try writer.signedStore(hardBinding: binding), size: reserve.count)
+        var bytes = Array(try Data(contentsOf: file))
+        bytes.replaceSubrange(reserve, with: box)
+        try Data(bytes).write(to: file)
+        try assertVerifiersAgree(on: file, anchors: [pki.root], expect: "Trusted")
+
+        var copy = try MP4Tamper(file)
+        copy.flip(at: copy.box("moov")!.offset + 12)  // inside mvhd, which stays hashed
+        try copy.write(to: tmp.file("moov-header.mp4"))
+        try assertVerifiersAgree(on: tmp.file("moov-header.mp4"), anchors: [pki.root], expect: "Invalid")
     }
 
     // MARK: Helpers

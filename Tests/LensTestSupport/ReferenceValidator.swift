@@ -35,6 +35,8 @@ public struct ReferenceVerdict: Decodable {
     public let success: [String]
     public let informational: [String]
     public let failure: [Failure]
+    /// Failure codes of every ingredient delta (validation_results.ingredientDeltas).
+    public let ingredientFailures: [String]
     public let activeManifest: String?
     public let claimVersion: Int?
     public let claimGeneratorInfo: OracleJSON?
@@ -59,6 +61,7 @@ public struct ReferenceVerdict: Decodable {
 
     public enum CodingKeys: String, CodingKey {
         case validationState = "validation_state", success, informational, failure
+        case ingredientFailures = "ingredient_failures"
         case activeManifest = "active_manifest", claimVersion = "claim_version"
         case claimGeneratorInfo = "claim_generator_info", signatureInfo = "signature_info"
         case assertionLabels = "assertion_labels", claimAssertions = "claim_assertions"
@@ -69,11 +72,13 @@ public struct ReferenceVerdict: Decodable {
 public enum ReferenceValidator {
     /// Validates `file` with c2pa-rs, trusting the PEM files in `anchors` (none: nothing is
     /// trusted). Throws only when the oracle itself breaks, not when the file is bad.
-    public static func verdict(file: URL, anchors: [URL] = [], requireTrusted: Bool = false) throws
-        -> ReferenceVerdict
+    /// `clockOffset` (faketime's "+3d" form) runs the reference with its clock moved.
+    public static func verdict(file: URL, anchors: [URL] = [], requireTrusted: Bool = false,
+                               clockOffset: String? = nil) throws -> ReferenceVerdict
     {
         var argv = [try TestTools.python(),
                     TestTools.oracleDir.appendingPathComponent("c2pa_verdict.py").path, file.path]
+        if let clockOffset { argv = ["faketime", "-f", clockOffset] + argv }
         for a in anchors { argv += ["--trust-anchor", a.path] }
         if requireTrusted { argv.append("--require-trusted") }
         let r = try runProcess(argv)
@@ -104,18 +109,26 @@ public enum ReferenceValidator {
 }
 
 public enum ReferenceSigner {
-    public enum Alg: String { case es256, es384 }
+    public enum Alg: String { case es256, es384, es512, ps256, ps384, ps512, ed25519 }
 
     /// Signs `input` into `output` with c2pa-python's Builder: c2pa.actions.v2 (c2pa.created,
     /// digitalCapture), c2pa.metadata (exif:GPS*), c2pa.hash.data; thumbnail only if asked.
-    /// `alg` defaults to the PKI's curve (P-256 → es256, P-384 → es384).
+    /// `alg` defaults to the PKI's key (P-256 → es256, P-384 → es384, P-521 → es512, RSA → ps256,
+    /// Ed25519 → ed25519). `tsaURL` stamps the signature; `parent` makes the file an edit of that
+    /// signed file (its manifest nested as the parentOf ingredient), `update` an update manifest.
     @discardableResult
     public static func sign(input: URL, output: URL, pki: TestPKI, alg: Alg? = nil,
-                     thumbnail: Bool = false, claimVersion: Int = 2) throws -> URL {
-        let a = alg ?? (pki.curve == .p384 ? .es384 : .es256)
+                     thumbnail: Bool = false, claimVersion: Int = 2, tsaURL: String? = nil,
+                     parent: URL? = nil, update: Bool = false) throws -> URL {
+        let defaults: [TestPKI.Curve: Alg] = [.p256: .es256, .p384: .es384, .p521: .es512, .rsa: .ps256,
+                                              .rsaPSS: .ps256, .ed25519: .ed25519]
+        let a = alg ?? defaults[pki.curve]!
         var args = [input.path, output.path, "--key", pki.key.path, "--chain", pki.chain.path,
                     "--alg", a.rawValue, "--claim-version", String(claimVersion)]
         if thumbnail { args.append("--thumbnail") }
+        if let tsaURL { args += ["--tsa-url", tsaURL] }
+        if let parent { args += ["--parent", parent.path] }
+        if update { args.append("--update") }
         try TestTools.runOracle("sign_reference.py", args)
         return output
     }

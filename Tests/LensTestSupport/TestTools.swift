@@ -109,7 +109,10 @@ public final class TemporaryDirectory {
 /// A root → intermediate(s) → leaf PKI from Tests/oracle/make_pki.sh (the profile c2pa-rs
 /// accepts). `chain` = leaf + intermediates (COSE x5chain order); `other` = unrelated root.
 public struct TestPKI {
-    public enum Curve: String { case p256 = "P-256", p384 = "P-384" }
+    /// The key type of every certificate in the chain (make_pki.sh --curve).
+    public enum Curve: String {
+        case p256 = "P-256", p384 = "P-384", p521 = "P-521", rsa = "RSA", rsaPSS = "RSA-PSS", ed25519 = "ED25519"
+    }
 
     public let dir: URL
     public let curve: Curve
@@ -119,11 +122,13 @@ public struct TestPKI {
     public var chain: URL { dir.appendingPathComponent("chain.pem") }
     public var other: URL { dir.appendingPathComponent("other.pem") }
 
+    /// `leafDays`: the leaf's lifetime from now (default 365), for certificates that expire soon.
     public static func make(in dir: URL, curve: Curve = .p256, intermediates: Int = 1,
-                     expiredLeaf: Bool = false) throws -> TestPKI {
+                     expiredLeaf: Bool = false, leafDays: Int? = nil) throws -> TestPKI {
         var argv = ["/bin/bash", TestTools.oracleDir.appendingPathComponent("make_pki.sh").path,
                     dir.path, "--curve", curve.rawValue, "--intermediates", String(intermediates)]
         if expiredLeaf { argv.append("--leaf-expired") }
+        if let leafDays { argv += ["--leaf-days", String(leafDays)] }
         let r = try runProcess(argv)
         guard r.status == 0 else {
             throw TestToolError("make_pki.sh failed (\(r.status)): "

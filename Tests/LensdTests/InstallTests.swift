@@ -16,6 +16,8 @@ final class InstallTests: XCTestCase {
             "usr/share/dbus-1/system.d/org.lensd.Lens1.conf",
             "usr/share/dbus-1/system-services/org.lensd.Lens1.service",
             "usr/share/dbus-1/interfaces/org.lensd.Lens1.xml", "etc/lensd/lensd.conf",
+            // The face instructions' catalogs, compiled from po/ by msgfmt.
+            "usr/share/locale/de/LC_MESSAGES/lensd.mo", "usr/share/locale/fr/LC_MESSAGES/lensd.mo",
         ]
         for path in expected {
             XCTAssertTrue(FileManager.default.fileExists(atPath: root.file(path).path), "missing \(path)")

@@ -24,14 +24,15 @@ final class LensctlCompletionTests: XCTestCase {
 
     func testCompletionOffersCommandsOptionsAndValues() throws {
         let cases: [([String], String)] = [
-            (["lensctl", ""], "status devices capture record watch set verify trust-anchor preview outbox enroll --help"),
+            (["lensctl", ""], "status devices capture record watch set verify trust-anchor preview outbox detect-faces results fetch rm enroll --help"),
             (["lensctl", "enroll", ""], "request install status"),
             (["lensctl", "enroll", "request", "--"], "--subject --dns --bus --json --help"),
             (["lensctl", "preview", "--f"], "--fps --frames --force"),
             (["lensctl", "preview", "--size", ""], "320x240 640x480 1280x720"),
             (["lensctl", "outbox", ""], "retry"),
             (["lensctl", "outbox", "retry", "--"], "--bus --json --help"),
-            (["lensctl", "record", "--"], "--duration --timeout --force --bus --json --help"),
+            (["lensctl", "detect-faces", "--"], "--cascade --bus --json --help"),
+            (["lensctl", "record", "--"], "--duration --timeout --camera --accuracy --force --bus --json --help"),
             (["lensctl", "record", "-o", "clip.mp4", "--du"], "--duration"),
             (["lensctl", "capture", "--fl"], "--flash"),
             (["lensctl", "capture", "--flash", ""], "off on auto"),
@@ -39,6 +40,11 @@ final class LensctlCompletionTests: XCTestCase {
             (["lensctl", "set", "flash", ""], "off on auto toggle"),
             (["lensctl", "set", "camera", "f"], "front"),
             (["lensctl", "watch", "--"], "--count --duration --bus --json --help"),
+            (["lensctl", "capture", "--th"], "--thumbnail"),
+            (["lensctl", "trust-anchor", "--"], "--chain --bus --json --help"),
+            (["lensctl", "fetch", "-"], "-o --force --bus --json --help"),
+            (["lensctl", "rm", "--"], "--bus --json --help"),
+            (["lensctl", "verify", "--d"], "--detailed"),
         ]
         let script = root.file("usr/share/bash-completion/completions/lensctl").path
         for (words, expected) in cases {

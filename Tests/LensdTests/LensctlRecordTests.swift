@@ -19,7 +19,7 @@ final class LensctlRecordUsageTests: XCTestCase {
             XCTAssertEqual(r.status, 2, "--duration \(duration): \(r.stderr)")
             XCTAssertEqual(r.stderr, "lensctl: --duration must be a number above 0, not \(duration)\n")
         }
-        for arguments in [["--duration"], ["clip.mp4"], ["--camera", "back"], ["--timeout", "0"]] {
+        for arguments in [["--duration"], ["clip.mp4"], ["--zoom", "2"], ["--timeout", "0"], ["--accuracy", "2"]] {
             let r = try record(arguments)
             XCTAssertEqual(r.status, 2, "\(arguments): \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(arguments): \(r.stderr)")
@@ -52,15 +52,19 @@ final class LensctlRecordUsageTests: XCTestCase {
             {"name": "\(name)", "path": "/tmp/\(name).mp4", "size": 183211, "sha256": "\(String(repeating: "ab", count: 32))",
              "mime": "video/mp4", "duration_s": 2.033, "frames": 61, "recovered": false, "signed": true
             """
-        try JSONSchemaCheck.assertValid(signed + "}", schema: "record")
+        // A signed video carries lensd's verdict on the file written (issue 19), an unsigned one none.
+        let trusted = signed + #", "verdict": "Trusted""#
+        try JSONSchemaCheck.assertValid(trusted + "}", schema: "record")
+        try JSONSchemaCheck.assertInvalid(signed + "}", schema: "record")
         let unsigned = signed.replacingOccurrences(of: "\"signed\": true", with: "\"signed\": false, \"reason\": \"no device key\"")
         try JSONSchemaCheck.assertValid(unsigned + #", "recording_error": {"error": "CameraSessionFailed", "message": "unplugged"}}"#,
                                         schema: "record")
+        try JSONSchemaCheck.assertInvalid(unsigned + #", "verdict": "Trusted"}"#, schema: "record")
         try JSONSchemaCheck.assertInvalid(signed.replacingOccurrences(of: "\"signed\": true", with: "\"signed\": false") + "}",
                                           schema: "record")
-        try JSONSchemaCheck.assertInvalid(signed + #", "reason": "signed after all"}"#, schema: "record")
-        try JSONSchemaCheck.assertInvalid(signed + #", "verdict": "Trusted"}"#, schema: "record")
-        try JSONSchemaCheck.assertInvalid(signed.replacingOccurrences(of: "video/mp4", with: "image/jpeg") + "}", schema: "record")
+        try JSONSchemaCheck.assertInvalid(trusted + #", "reason": "signed after all"}"#, schema: "record")
+        try JSONSchemaCheck.assertInvalid(trusted + #", "surprise": 1}"#, schema: "record")
+        try JSONSchemaCheck.assertInvalid(trusted.replacingOccurrences(of: "video/mp4", with: "image/jpeg") + "}", schema: "record")
     }
 }
 
@@ -74,10 +78,12 @@ final class LensctlRecordTests: LensdTestCase {
     func testRecordWritesASignedVideoThatDecodesAndTheReferenceTrusts() throws {
         let clip = outbox.appendingPathComponent("clip.mp4")
         let r = try lensctl.expect(0, ["record", "--duration", "1.5", "-o", clip.path], as: TestUsers.member)
-        // One line: NAME  S s  BYTES bytes  PATH  signed. No live line: stderr is not a terminal.
+        // One line: NAME  S s  BYTES bytes  PATH  signed, N frames, VERDICT. No live line: stderr is not a terminal.
         let fields = r.stdout.split(separator: "\n").first?.split(separator: " ", omittingEmptySubsequences: true) ?? []
         XCTAssertEqual(r.stdout.split(separator: "\n").count, 1, r.stdout)
-        XCTAssertEqual(fields.dropFirst(5).joined(separator: " "), "\(clip.path) signed", r.stdout)
+        // … signed, N frames, VERDICT (lensd's verifier on the file written).
+        XCTAssertEqual(fields.dropFirst(5).joined(separator: " "), "\(clip.path) signed, \(try FFprobeReport.read(clip).frames) frames, Trusted",
+                       r.stdout)
         XCTAssertEqual(fields.dropFirst(3).first.flatMap { UInt64($0) }, try fileSize(clip), r.stdout)
         XCTAssertEqual(r.stderr, "")
 

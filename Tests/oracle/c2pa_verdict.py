@@ -8,6 +8,7 @@ Prints ONE JSON object on stdout (always the same keys):
   validation_state      "Trusted" | "Valid" | "Invalid" | null (no manifest / error)
   success, informational  [code, ...]      (validation_results.activeManifest)
   failure               [{"code", "explanation", "url"}, ...]
+  ingredient_failures   [code, ...]  failures in validation_results.ingredientDeltas, flattened
   claim_version, claim_generator_info, signature_info, active_manifest
   assertion_labels      labels Reader.json() shows (hard binding / thumbnail hidden)
   claim_assertions      every label the claim references (created/gathered/assertions)
@@ -43,7 +44,7 @@ BYTE_KEYS = {"hash", "pad", "pad2", "value", "hashes"}
 def skeleton(path):
     return {
         "file": path, "validation_state": None, "success": [], "informational": [],
-        "failure": [], "active_manifest": None, "claim_version": None,
+        "failure": [], "ingredient_failures": [], "active_manifest": None, "claim_version": None,
         "claim_generator_info": None, "signature_info": None, "assertion_labels": [],
         "claim_assertions": [], "metadata": {}, "actions": [], "thumbnail": None,
         "hard_binding": {}, "error": None,
@@ -101,6 +102,9 @@ def summarize(out, reader):
         failures = store.get("validation_status") or []
     out["failure"] = [{"code": s.get("code"), "explanation": s.get("explanation"),
                        "url": s.get("url")} for s in failures]
+
+    out["ingredient_failures"] = [s.get("code") for d in (store.get("validation_results") or {}).get("ingredientDeltas") or []
+                                  for s in (d.get("validationDeltas") or {}).get("failure") or []]
 
     out["claim_version"] = active.get("claim_version")
     out["claim_generator_info"] = active.get("claim_generator_info")

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# make_pki.sh OUTDIR [--curve P-256|P-384] [--intermediates 1|2] [--leaf-days N | --leaf-expired]
+# make_pki.sh OUTDIR [--curve P-256|P-384|P-521|RSA|RSA-PSS|ED25519] [--intermediates 1|2]
+#             [--leaf-days N | --leaf-expired] [--tsa]
 #
+# --curve names the key type of every certificate: an EC curve, RSA 2048 (rsaEncryption keys,
+# for PS256/384/512 signatures), RSA-PSS 2048 (id-RSASSA-PSS keys) or Ed25519.
 # Test PKI in the profile c2pa-rs 0.91.x accepts for claim signing:
 #   root      CA:TRUE (critical), keyCertSign+cRLSign (critical), SKI, AKI
 #   inter(s)  CA:TRUE pathlen (critical), keyCertSign+cRLSign (critical), SKI, AKI
@@ -20,7 +23,7 @@
 # -startdate/-enddate; OpenSSL 3.0's `x509 -req` cannot set dates).
 set -euo pipefail
 
-usage() { echo "usage: $0 OUTDIR [--curve P-256|P-384] [--intermediates 1|2] [--leaf-days N | --leaf-expired]" >&2; exit 2; }
+usage() { echo "usage: $0 OUTDIR [--curve P-256|P-384|P-521|RSA|RSA-PSS|ED25519] [--intermediates 1|2] [--leaf-days N | --leaf-expired] [--tsa]" >&2; exit 2; }
 
 [ $# -ge 1 ] || usage
 OUT=$1; shift
@@ -34,9 +37,15 @@ while [ $# -gt 0 ]; do
     *) usage ;;
   esac
 done
+# KEYGEN: openssl genpkey arguments; MD: the certificate signature digest flag (none for Ed25519).
 case "$CURVE" in
-  P-256) ECNAME=prime256v1; MD=sha256 ;;
-  P-384) ECNAME=secp384r1;  MD=sha384 ;;
+  P-256) KEYGEN=(-algorithm EC -pkeyopt ec_paramgen_curve:prime256v1); MD=(-sha256); CAMD=(-md sha256) ;;
+  P-384) KEYGEN=(-algorithm EC -pkeyopt ec_paramgen_curve:secp384r1);  MD=(-sha384); CAMD=(-md sha384) ;;
+  P-521) KEYGEN=(-algorithm EC -pkeyopt ec_paramgen_curve:secp521r1);  MD=(-sha512); CAMD=(-md sha512) ;;
+  RSA) KEYGEN=(-algorithm RSA -pkeyopt rsa_keygen_bits:2048); MD=(-sha256); CAMD=(-md sha256) ;;
+  RSA-PSS) KEYGEN=(-algorithm RSA-PSS -pkeyopt rsa_keygen_bits:2048)  # c2pa-rs trusts PSS certificate signatures
+           MD=(-sha256 -sigopt rsa_pss_saltlen:digest); CAMD=(-md sha256 -sigopt rsa_pss_saltlen:digest) ;;  # only with salt = digest
+  ED25519) KEYGEN=(-algorithm ED25519); MD=(); CAMD=() ;;
   *) echo "make_pki.sh: unsupported curve $CURVE" >&2; exit 2 ;;
 esac
 case "$NINTER" in 1|2) ;; *) echo "make_pki.sh: --intermediates must be 1 or 2" >&2; exit 2 ;; esac
@@ -99,20 +108,20 @@ EOF
 
 q() { "$@" >/dev/null 2>openssl.err || { cat openssl.err >&2; echo "make_pki.sh: failed: $*" >&2; exit 1; }; }
 
-genkey() { q openssl ecparam -name "$ECNAME" -genkey -noout -out "$1"; }
+genkey() { q openssl genpkey "${KEYGEN[@]}" -out "$1"; }
 
 # self-signed CA: name key subject
 selfsigned() {
   genkey "$1.key"
-  q openssl req -new -x509 -"$MD" -key "$1.key" -days 3650 -subj "$2" \
+  q openssl req -new -x509 "${MD[@]}" -key "$1.key" -days 3650 -subj "$2" \
     -config pki.cnf -extensions v3_root -out "$1.pem"
 }
 
 # issue: name issuer subject ext days
 issue() {
   genkey "$1.key"
-  q openssl req -new -"$MD" -key "$1.key" -subj "$3" -config pki.cnf -out "$1.csr"
-  q openssl x509 -req -"$MD" -in "$1.csr" -CA "$2.pem" -CAkey "$2.key" \
+  q openssl req -new "${MD[@]}" -key "$1.key" -subj "$3" -config pki.cnf -out "$1.csr"
+  q openssl x509 -req "${MD[@]}" -in "$1.csr" -CA "$2.pem" -CAkey "$2.key" \
     -set_serial "0x$(openssl rand -hex 12)" -days "$5" \
     -extfile pki.cnf -extensions "$4" -out "$1.pem"
   rm -f "$1.csr"
@@ -133,11 +142,11 @@ fi
 LEAF_SUBJ="/C=US/O=Lensd Test/OU=Devices/CN=lensd test signer"
 if [ "$EXPIRED" = 1 ]; then
   genkey leaf.key
-  q openssl req -new -"$MD" -key leaf.key -subj "$LEAF_SUBJ" -config pki.cnf -out leaf.csr
+  q openssl req -new "${MD[@]}" -key leaf.key -subj "$LEAF_SUBJ" -config pki.cnf -out leaf.csr
   rm -rf ca.db; mkdir ca.db; : > ca.db/index.txt; openssl rand -hex 12 > ca.db/serial
   start=$(date -u -d '3 days ago' +%Y%m%d%H%M%SZ)
   end=$(date -u -d '1 day ago' +%Y%m%d%H%M%SZ)
-  q openssl ca -batch -notext -config pki.cnf -md "$MD" -cert "$ISSUER.pem" -keyfile "$ISSUER.key" \
+  q openssl ca -batch -notext -config pki.cnf "${CAMD[@]}" -cert "$ISSUER.pem" -keyfile "$ISSUER.key" \
     -startdate "$start" -enddate "$end" -extfile pki.cnf -extensions v3_leaf \
     -in leaf.csr -out leaf.pem
   rm -rf ca.db leaf.csr

@@ -4,7 +4,7 @@
 Usage:
   sign_reference.py IN OUT --key PEM --chain PEM [--alg es256|es384] [--thumbnail]
                     [--claim-version 1|2] [--title T] [--when RFC3339] [--callback]
-                    [--format MIME]
+                    [--format MIME] [--tsa-url URL] [--parent SIGNED [--update]]
 
 The manifest holds, all in created_assertions (v2) / assertions (v1):
   c2pa.actions.v2  [{action: c2pa.created, when, digitalSourceType: digitalCapture}]
@@ -13,6 +13,11 @@ The manifest holds, all in created_assertions (v2) / assertions (v1):
   c2pa.thumbnail.claim only with --thumbnail (settings builder.thumbnail.enabled).
 --claim-version 1 sets the manifest definition's "claim_version": 1 (c2pa.claim, urn:uuid:).
 --key is a PKCS#8 PEM ("BEGIN PRIVATE KEY"); --chain is leaf first, then intermediates.
+--alg takes every algorithm C2PA lists (es256/384/512, ps256/384/512, ed25519); the key must match.
+--tsa-url has c2pa-rs fetch an RFC 3161 time-stamp (sigTst2) from that TSA while signing.
+--parent adds SIGNED as the parentOf ingredient (its manifest nested in the store) and makes
+the action c2pa.opened on it; with --update the new manifest is an update manifest (intent
+UPDATE: no actions or metadata of its own, no hard binding).
 --callback signs through Signer.from_callback with the `cryptography` package (raw r||s)
 instead of C2paSignerInfo. --format defaults to the type sniffed from IN's bytes. Prints OUT. Exit 1 with a message on failure.
 """
@@ -26,6 +31,16 @@ DIGITAL_CAPTURE = "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture
 
 def manifest_definition(args):
     when = args.when or datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if args.parent:
+        if args.update:
+            return {"claim_generator_info": [{"name": "sign_reference", "version": "1.0"}], "assertions": []}
+        return {
+            "claim_generator_info": [{"name": "sign_reference", "version": "1.0"}],
+            "title": args.title,
+            "assertions": [{"label": "c2pa.actions.v2",
+                            "data": {"actions": [{"action": "c2pa.opened", "when": when,
+                                                  "parameters": {"ingredientIds": ["parent"]}}]}}],
+        }
     m = {
         "claim_generator_info": [{"name": "sign_reference", "version": "1.0"}],
         "title": args.title,
@@ -67,7 +82,8 @@ def main(argv=None):
     ap.add_argument("output")
     ap.add_argument("--key", required=True, help="PKCS#8 PEM private key")
     ap.add_argument("--chain", required=True, help="PEM chain: leaf, then intermediates")
-    ap.add_argument("--alg", choices=["es256", "es384"], default="es256")
+    ap.add_argument("--alg", choices=["es256", "es384", "es512", "ps256", "ps384", "ps512", "ed25519"],
+                    default="es256")
     ap.add_argument("--thumbnail", action="store_true", help="embed a thumbnail (default off)")
     ap.add_argument("--claim-version", type=int, choices=[1, 2], default=2)
     ap.add_argument("--title", default="photo.jpg")
@@ -75,7 +91,12 @@ def main(argv=None):
     ap.add_argument("--callback", action="store_true",
                     help="sign via Signer.from_callback + cryptography")
     ap.add_argument("--format", help="MIME type (default: sniffed from IN's bytes)")
+    ap.add_argument("--tsa-url", help="RFC 3161 time-stamp authority to stamp the signature")
+    ap.add_argument("--parent", help="signed file to add as the parentOf ingredient")
+    ap.add_argument("--update", action="store_true", help="with --parent: an update manifest")
     args = ap.parse_args(argv)
+    if args.update and not args.parent:
+        ap.error("--update needs --parent")
 
     warnings.simplefilter("ignore")
     try:
@@ -98,10 +119,18 @@ def main(argv=None):
             signer = callback_signer(c2pa, key, chain, args.alg)
         else:
             signer = c2pa.Signer.from_info(
-                c2pa.C2paSignerInfo(args.alg.encode(), chain, key, None))
+                c2pa.C2paSignerInfo(args.alg.encode(), chain, key,
+                                    args.tsa_url.encode() if args.tsa_url else None))
         builder = c2pa.Builder(manifest_definition(args), context=ctx)
+        fmt = args.format or sniff_format(args.input) or "image/jpeg"
+        if args.parent:
+            if args.update:
+                builder.set_intent(c2pa.C2paBuilderIntent.UPDATE)
+            with open(args.parent, "rb") as parent:
+                builder.add_ingredient({"title": "parent", "relationship": "parentOf", "label": "parent"},
+                                       sniff_format(args.parent) or fmt, parent)
         with open(args.input, "rb") as src, open(args.output, "w+b") as dst:
-            builder.sign(signer, args.format or sniff_format(args.input) or "image/jpeg", src, dst)
+            builder.sign(signer, fmt, src, dst)
     except Exception as e:  # noqa: BLE001
         try:
             import os

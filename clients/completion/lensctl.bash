@@ -10,12 +10,12 @@ _lensctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     local words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 
-    local commands="status devices capture record watch set verify trust-anchor preview outbox enroll"
+    local commands="status devices capture record watch set verify trust-anchor preview outbox detect-faces results fetch rm enroll"
     local common="--bus --json --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--size|--fps|--quality|--frames|--subject|--dns) ((i++)) ;;
+            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--size|--fps|--quality|--frames|--cascade|--thumbnail|--subject|--dns) ((i++)) ;;
             -*) ;;
             *) command=${words[i]}; break ;;
         esac
@@ -26,7 +26,7 @@ _lensctl() {
         --bus) COMPREPLY=($(compgen -W "system session unix:path=" -- "$cur")); compopt -o nospace 2>/dev/null; return ;;
         --camera) COMPREPLY=($(compgen -W "back front external" -- "$cur") $(compgen -G "/dev/video*" -- "$cur")); return ;;
         --flash) COMPREPLY=($(compgen -W "off on auto" -- "$cur")); return ;;
-        -o|--trust-anchor) _lensctl_files "$cur"; return ;;
+        -o|--trust-anchor|--cascade|--thumbnail) _lensctl_files "$cur"; return ;;
         --zoom|--accuracy|--timeout|--count|--duration|--fps|--quality|--frames|--subject|--dns) return ;;
         --size) COMPREPLY=($(compgen -W "320x240 640x480 1280x720" -- "$cur")); return ;;
     esac
@@ -37,10 +37,11 @@ _lensctl() {
     fi
 
     case $command in
-        status|devices|trust-anchor) COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
+        status|devices|results) COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
+        trust-anchor) COMPREPLY=($(compgen -W "--chain $common" -- "$cur")) ;;
         capture)
-            COMPREPLY=($(compgen -W "-o --camera --flash --zoom --accuracy --timeout --force $common" -- "$cur")) ;;
-        record) COMPREPLY=($(compgen -W "-o --duration --timeout --force $common" -- "$cur")) ;;
+            COMPREPLY=($(compgen -W "-o --camera --flash --zoom --accuracy --thumbnail --timeout --force $common" -- "$cur")) ;;
+        record) COMPREPLY=($(compgen -W "-o --duration --timeout --camera --accuracy --force $common" -- "$cur")) ;;
         outbox)
             # "retry" once, right after "outbox"; then the options.
             if [[ $cur != -* && $prev == outbox ]]; then
@@ -48,11 +49,26 @@ _lensctl() {
             else
                 COMPREPLY=($(compgen -W "$common" -- "$cur"))
             fi ;;
+        fetch|rm)
+            if [[ $cur == -* ]]; then
+                local options="$common"
+                [[ $command == fetch ]] && options="-o --force $common"
+                COMPREPLY=($(compgen -W "$options" -- "$cur"))
+            else
+                # The caller's own results, as lensctl results lists them (nothing when lensd is not there).
+                COMPREPLY=($(compgen -W "$(lensctl results 2>/dev/null | awk '$1 != "usage:" { print $1 }')" -- "$cur"))
+            fi ;;
         watch) COMPREPLY=($(compgen -W "--count --duration $common" -- "$cur")) ;;
         preview) COMPREPLY=($(compgen -W "--size --fps --quality -o --frames --duration --force $common" -- "$cur")) ;;
         verify)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--trust-anchor --require-trusted $common" -- "$cur"))
+                COMPREPLY=($(compgen -W "--trust-anchor --require-trusted --detailed $common" -- "$cur"))
+            else
+                _lensctl_files "$cur"
+            fi ;;
+        detect-faces)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--cascade $common" -- "$cur"))
             else
                 _lensctl_files "$cur"
             fi ;;

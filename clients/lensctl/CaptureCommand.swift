@@ -9,13 +9,18 @@ enum CaptureCommand: Command {
     static let synopsis = "capture [-o FILE]      take a signed photo, write it, verify it"
     static let help = """
     usage: lensctl capture [-o FILE|DIR|-] [--camera back|front|PATH] [--flash off|on|auto] [--zoom X]
-                           [--accuracy METERS] [--timeout S] [--force] [--bus ADDRESS] [--json]
+                           [--accuracy METERS] [--thumbnail FILE|DIR] [--timeout S] [--force]
+                           [--bus ADDRESS] [--json]
 
     Claims the camera — waiting in turn while another client holds it, saying who — waits
     until lensd allows capture (saying why it waits, e.g. "waiting for location: 850 m >
     50 m"), takes a photo, waits for it to be signed, writes
     the exact signed bytes to FILE (default NAME.jpg), and verifies the file against lensd's
-    trust anchor. Prints name, path, size, location and verdict (on stderr with -o -).
+    trust anchor. Prints name, path, size, location, time (UTC) and verdict (on stderr with -o -).
+
+    --camera, --flash and --zoom apply to this photo only: lensctl puts the camera, its flash
+    and its zoom back as they were before it releases the camera (lasting changes: lensctl set).
+    A --camera that lensd does not have leaves the current camera current.
 
       -o FILE|DIR|-      where to write the photo: a file (never overwritten without --force),
                          NAME.jpg in a directory, or - for standard output
@@ -23,13 +28,17 @@ enum CaptureCommand: Command {
       --flash MODE       off, on or auto
       --zoom X           zoom factor, 1 or more (clamped to the camera's maximum)
       --accuracy METERS  accept location fixes up to this radius, 3...1500 (default: lensd's)
+      --thumbnail FILE|DIR
+                         also write the small JPEG lensd makes right after the frame is taken
+                         (InitialCaptureFinished; unsigned): a file, or NAME.thumbnail.jpg in a
+                         directory
       --timeout S        give up after S seconds, camera wait included, exit 5 (default 60)
       --force            overwrite FILE when it is a regular file (never a device, FIFO,
                          socket or symbolic link)
     """
 
     static func run(_ argv: [String]) throws -> ExitCode {
-        let args = try Arguments(argv, options: ["-o", "--camera", "--flash", "--zoom", "--accuracy", "--timeout"],
+        let args = try Arguments(argv, options: ["-o", "--camera", "--flash", "--zoom", "--accuracy", "--timeout", "--thumbnail"],
                                  switches: ["--force"])
         _ = try args.positionals(0, "no arguments (the file is -o FILE)")
         let flash = try args.choice("--flash", LensFlashMode.self)
@@ -38,20 +47,25 @@ enum CaptureCommand: Command {
         let timeout = try args.number("--timeout", in: 0.001...86_400) ?? 60
         let force = args.has("--force")
         let target = try OutputFile.target(args.last("-o"), force: force)
+        let thumbnailTarget = try args.last("--thumbnail").map { option in
+            guard option != "-" else { throw CommandFailure(.usage, "--thumbnail takes a FILE or DIR, not -") }
+            return try OutputFile.target(option, force: force)
+        }
 
         let camera = try Connection.camera(args)
         let inbox = EventInbox(camera)
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         if let accuracy { _ = try Connection.client { () throws(LensClientError) in try camera.setMaximumLocationAccuracy(accuracy) } }
         try CameraWait.claim(camera, deadline: deadline, timeout: timeout)
-        try Connection.client { () throws(LensClientError) in
-            if let wanted = args.last("--camera") { _ = try CameraSelection.select(wanted, on: camera) }
-            if let flash { try camera.setFlashMode(flash) }
-            if let zoom { _ = try camera.setZoomFactor(zoom) }
+        let settings = try Connection.client { () throws(LensClientError) in
+            try CaptureSettings(camera: camera, select: args.last("--camera"), flash: flash, zoom: zoom)
         }
         let waiting = CaptureWaiting(camera: camera, inbox: inbox, deadline: deadline, timeout: timeout)
-        let name = try waiting.beginWhenEnabled()
-        let info = try waiting.signedPhoto(name)
+        let (name, info, thumbnail) = try settings.restoring {
+            let name = try waiting.whenEnabled { () throws(LensClientError) in try camera.beginCapture() }
+            let (info, thumbnail) = try waiting.signedPhoto(name)
+            return (name, info, thumbnail)
+        }
         // The camera's part is done: the next client in line need not wait for the fetch and the check.
         try? camera.stopCaptureSession()
         let (bytes, anchor) = try Connection.client { () throws(LensClientError) in
@@ -62,8 +76,12 @@ enum CaptureCommand: Command {
             throw CommandFailure(.failed, "photo \(name) arrived damaged: sha256 \(sha256), lensd announced \(info.sha256)")
         }
         let path = try OutputFile.write(bytes, to: target, name: name, fileExtension: "jpg", overwrite: force)
+        let thumbnailPath = try thumbnailTarget.map { thumbnailTarget in
+            guard let thumbnail else { throw CommandFailure(.failed, "lensd sent no thumbnail for photo \(name)") }
+            return try OutputFile.write(thumbnail, to: thumbnailTarget, name: name, fileExtension: "thumbnail.jpg", overwrite: force)
+        }
         let report = try verify(bytes, anchorPEM: anchor)
-        let result = CaptureJSON(name: name, path: path, info: info, report: report)
+        let result = CaptureJSON(name: name, path: path, thumbnail: thumbnailPath, info: info, report: report)
         Output.result(result, text: result.text, json: args.json, standardOutputTaken: target.isStandardOutput)
         guard report.state == .trusted else {
             throw CommandFailure(.failed, "\(path) does not verify as Trusted against lensd's own trust anchor")
@@ -84,6 +102,8 @@ enum CaptureCommand: Command {
 struct CaptureJSON: Encodable {
     var name: String
     var path: String
+    /// Where --thumbnail wrote the thumbnail.
+    var thumbnail: String?
     var size: UInt64
     var sha256: String
     var mime: String
@@ -94,14 +114,15 @@ struct CaptureJSON: Encodable {
     /// Validation failure codes; empty for a Trusted photo.
     var failures: [String]
 
-    init(name: String, path: String, info: LensResultInfo, report: VerificationReport) {
+    init(name: String, path: String, thumbnail: String?, info: LensResultInfo, report: VerificationReport) {
         self.name = name
         self.path = path
+        self.thumbnail = thumbnail
         size = info.size
         sha256 = info.sha256
         mime = info.mime
         location = report.location.map { VerifyJSON.Location(latitude: $0.latitude, longitude: $0.longitude, accuracy_m: $0.accuracy) }
-        when = report.captureTime
+        when = report.captureTime.map(Output.utc)
         verdict = report.state.rawValue
         signer = report.signer?.subject.oneLine
         failures = report.failures.map(\.code)
@@ -112,12 +133,14 @@ struct CaptureJSON: Encodable {
             String(format: "%.6f, %.6f", location.latitude, location.longitude)
                 + (location.accuracy_m.map { String(format: " ± %.0f m", $0) } ?? "")
         } ?? "none recorded"
-        return """
-            name:     \(name)
-            path:     \(path)
-            size:     \(size) bytes (sha256 \(sha256))
-            location: \(place)
-            verdict:  \(verdict)\(signer.map { " — signed by \($0)" } ?? "")
-            """
+        var lines = ["name:     \(name)", "path:     \(path)"]
+        if let thumbnail { lines.append("thumbnail: \(thumbnail)") }
+        lines += [
+            "size:     \(size) bytes (sha256 \(sha256))",
+            "location: \(place)",
+            "when:     \(when ?? "not recorded")",
+            "verdict:  \(verdict)\(signer.map { " — signed by \($0)" } ?? "")",
+        ]
+        return lines.joined(separator: "\n")
     }
 }

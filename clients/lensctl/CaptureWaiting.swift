@@ -1,7 +1,8 @@
+import Foundation
 import LensClient
 
-/// The two waits of `capture`: until capture is enabled (saying why on stderr), then until the
-/// photo is signed — both bounded by one deadline.
+/// The waits of `capture` and `record`: until capture is enabled (saying why on stderr), then,
+/// for a photo, until it is signed — bounded by one deadline.
 struct CaptureWaiting {
     let camera: LensCamera
     let inbox: EventInbox
@@ -11,14 +12,15 @@ struct CaptureWaiting {
     /// Reasons that waiting cannot cure.
     private static let permanent: [LensDisabledReason] = [.enrollment, .camera]
 
-    /// BeginCapture as soon as lensd allows it; returns the photo's name.
-    func beginWhenEnabled() throws -> String {
+    /// `start` (BeginCapture, StartVideoCapture) as soon as lensd allows it; returns what it
+    /// returned. A fix lost for a moment makes it wait, not fail.
+    func whenEnabled<T>(_ start: () throws(LensClientError) -> T) throws -> T {
         var waitingFor = ""
         while true {
             let status = try Connection.client { () throws(LensClientError) in try camera.captureStatus() }
             if status.captureEnabled {
                 do {
-                    return try camera.beginCapture()
+                    return try start()
                 } catch .captureDisabled {
                     // Disabled again between the two calls: wait for the next change.
                 } catch {
@@ -42,11 +44,14 @@ struct CaptureWaiting {
         }
     }
 
-    /// Waits for the photo's PhotoSigned; a Failed signal or a lost connection ends the wait.
-    func signedPhoto(_ name: String) throws -> LensResultInfo {
+    /// Waits for the photo's PhotoSigned, keeping the thumbnail that comes first; a Failed
+    /// signal or a lost connection ends the wait.
+    func signedPhoto(_ name: String) throws -> (info: LensResultInfo, thumbnail: Data?) {
+        var thumbnail: Data?
         while true {
             switch try nextEvent(within: nil, waitingFor: "photo \(name) to be signed") {
-            case .photoSigned(name, let info)?: return info
+            case .initialCaptureFinished(name, let jpeg)?: thumbnail = jpeg
+            case .photoSigned(name, let info)?: return (info, thumbnail)
             case .failed(let error)?: throw CommandFailure(.failed, "capture \(name) failed: \(error.message)")
             case .disconnected(let error)?: throw CommandFailure(error)
             default: continue

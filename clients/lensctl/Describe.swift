@@ -30,9 +30,9 @@ enum Describe {
         }.joined(separator: ", ")
     }
 
-    /// "12.4 s, 372 frames, 3104228 bytes video/mp4, recovered, unsigned: no key".
+    /// "12.400 s, 372 frames, 3104228 bytes video/mp4, recovered, unsigned: no key".
     static func video(_ info: LensVideoInfo) -> String {
-        var text = "\(String(format: "%.1f", info.duration)) s, \(info.frames) frames, \(info.size) bytes \(info.mime)"
+        var text = "\(Seconds.text(info.duration)) s, \(info.frames) frames, \(info.size) bytes \(info.mime)"
         if info.recovered { text += ", recovered" }
         if let reason = info.reason { text += ", unsigned: \(reason)" }
         return text

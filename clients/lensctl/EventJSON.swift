@@ -51,11 +51,11 @@ struct EventJSON: Encodable {
             self.reasons = reasons.map(\.rawValue)
         case .videoThumbnailGenerated(let name, let thumbnail, let duration):
             self.name = name
-            (thumbnail_size, duration_s) = (thumbnail.count, duration)
+            (thumbnail_size, duration_s) = (thumbnail.count, Seconds.milliseconds(duration))
         case .videoSigned(let name, let info), .videoUnsigned(let name, let info):
             self.name = name
-            (size, mime, duration_s, frames, recovered, reason) = (info.size, info.mime, info.duration, info.frames,
-                                                                   info.recovered, info.reason)
+            (size, mime, duration_s, frames, recovered, reason) = (info.size, info.mime, Seconds.milliseconds(info.duration),
+                                                                   info.frames, info.recovered, info.reason)
             upload = info.upload
         case .resultUploaded(let name, let info):
             self.name = name
@@ -63,6 +63,8 @@ struct EventJSON: Encodable {
         case .uploadFailed(let name, let error, let message):
             self.name = name
             (self.error, self.message) = (error, message)
+        case .resultEvicted(let name, let reason):
+            (self.name, self.reason) = (name, reason)
         case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped: break
         case .failed(let error), .videoRecordingFailed(let error), .disconnected(let error):
             (self.error, message) = (error.name, error.message)

@@ -1,7 +1,8 @@
 import Foundation
 import LensClient
 
-/// `lensctl watch` without --json: "12:00:01.234 CaptureDisabled location".
+/// `lensctl watch` without --json: "12:00:01.234Z CaptureDisabled location" (UTC, as every
+/// time lensctl prints).
 enum EventText {
     static func status(_ capture: LensCaptureStatus, at time: Date) -> String {
         let state = capture.captureEnabled ? "capture enabled" : "capture disabled: \(Describe.reasons(capture))"
@@ -20,12 +21,13 @@ enum EventText {
         case .captureDisabled(let reasons): reasons.map(\.rawValue).joined(separator: ", ")
         case .failed(let error), .videoRecordingFailed(let error), .disconnected(let error): "\(error.name): \(error.message)"
         case .videoThumbnailGenerated(let name, let thumbnail, let duration):
-            "\(name), \(String(format: "%.1f", duration)) s, thumbnail \(thumbnail.count) bytes"
+            "\(name), \(Seconds.text(duration)) s, thumbnail \(thumbnail.count) bytes"
         case .videoSigned(let name, let info), .videoUnsigned(let name, let info): "\(name), \(Describe.video(info))"
         case .zoomFactorChanged(let factor): String(format: "%.2f×", factor)
         case .focusedOnPoint(let point): String(format: "%.3f, %.3f", point.x, point.y)
         case .deviceChanged(let device): Describe.device(device)
         case .flashModeChanged(let mode): mode.rawValue
+        case .resultEvicted(let name, let reason): "\(name) deleted: \(reason)"
         case .locationChanged(let location): Describe.location(location)
         case .resultUploaded(let name, let info): "\(name) → \(info.url) (HTTP \(info.status)), sha256 \(info.sha256)"
         case .uploadFailed(let name, let error, let message): "\(name), \(error): \(message)"
@@ -34,6 +36,6 @@ enum EventText {
     }
 
     private static func clock(_ time: Date) -> String {
-        time.formatted(Date.ISO8601FormatStyle(timeZone: .current).time(includingFractionalSeconds: true))
+        time.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 }

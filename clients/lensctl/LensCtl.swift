@@ -4,7 +4,8 @@ import LensBus
 enum LensCtl {
     static let commands: [any Command.Type] = [
         StatusCommand.self, DevicesCommand.self, CaptureCommand.self, RecordCommand.self, WatchCommand.self, SetCommand.self,
-        VerifyCommand.self, TrustAnchorCommand.self, PreviewCommand.self, OutboxCommand.self, EnrollCommand.self,
+        VerifyCommand.self, TrustAnchorCommand.self, PreviewCommand.self, OutboxCommand.self, DetectFacesCommand.self,
+        ResultsCommand.self, FetchCommand.self, RemoveCommand.self, EnrollCommand.self,
     ]
 
     static var usage: String {

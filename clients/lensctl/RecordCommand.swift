@@ -8,33 +8,44 @@ enum RecordCommand: Command {
     static let name = "record"
     static let synopsis = "record [-o FILE]       record a signed video until --duration or Ctrl-C, write it"
     static let help = """
-    usage: lensctl record [-o FILE|DIR|-] [--duration S] [--timeout S] [--force] [--bus ADDRESS] [--json]
+    usage: lensctl record [-o FILE|DIR|-] [--duration S] [--timeout S] [--camera back|front|PATH]
+                          [--accuracy METERS] [--force] [--bus ADDRESS] [--json]
 
     Claims the camera in video mode — waiting in turn while another client holds it, saying
-    who — and records until S seconds have passed or lensctl gets
+    who — waits until lensd allows capture (saying why it waits, as capture does), and records
+    until S seconds have passed or lensctl gets
     SIGINT (Ctrl-C) or SIGTERM; a second signal ends lensctl at once (lensd still stores the
-    video). On a terminal, a live line on stderr shows length and size. Then it waits for lensd
+    video). On a terminal, stderr names the video when it starts and a live line shows length
+    and size. Then it waits for lensd
     to store and sign the video, writes the exact bytes to FILE (default NAME.mp4), checks it
     with lensd's verifier against lensd's trust anchor, and prints name, length, size, path,
-    and "signed" or "UNSIGNED: reason".
+    and "signed, N frames, VERDICT" or "N frames, UNSIGNED: reason".
 
-      -o FILE|DIR|-  where to write the video: a file (never overwritten without --force),
-                     NAME.mp4 in a directory, or - for standard output (the result line then
-                     goes to stderr)
-      --duration S   stop after S seconds (default: at the first signal)
-      --timeout S    give up waiting for the camera after S seconds, exit 5 (default 60)
-      --force        overwrite FILE when it is a regular file (never a device, FIFO, socket
-                     or symbolic link)
+    If lensd goes away mid-recording, lensctl says so with the video's name (exit 3): lensd
+    recovers what was recorded when it starts again, and lensctl fetch NAME writes it.
+    --camera applies to this video only: the camera that was current is current again after.
+
+      -o FILE|DIR|-      where to write the video: a file (never overwritten without --force),
+                         NAME.mp4 in a directory, or - for standard output (the result line
+                         then goes to stderr)
+      --duration S       stop after S seconds (default: at the first signal)
+      --camera WHICH     back, front, external, or a device path (see lensctl devices)
+      --accuracy METERS  accept location fixes up to this radius, 3...1500 (default: lensd's)
+      --timeout S        give up waiting for the camera and for capture to be allowed after S
+                         seconds, exit 5 (default 60)
+      --force            overwrite FILE when it is a regular file (never a device, FIFO,
+                         socket or symbolic link)
 
     exit: 0 signed · 1 unsigned (the file is still written) or the recording failed ·
-          5 the camera stayed busy past --timeout, or lensd did not store the video within
-          60 s of the stop
+          3 lensd went away · 5 the camera stayed busy or capture disabled past --timeout, or
+          lensd did not store the video within 60 s of the stop
     """
 
     static func run(_ argv: [String]) throws -> ExitCode {
-        let args = try Arguments(argv, options: ["-o", "--duration", "--timeout"], switches: ["--force"])
+        let args = try Arguments(argv, options: ["-o", "--duration", "--timeout", "--accuracy", "--camera"], switches: ["--force"])
         _ = try args.positionals(0, "no arguments (the file is -o FILE)")
         let duration = try args.number("--duration", in: .leastNonzeroMagnitude...Double.greatestFiniteMagnitude)
+        let accuracy = try args.number("--accuracy", in: 3...1500)
         let timeout = try args.number("--timeout", in: 0.001...86_400) ?? 60
         let force = args.has("--force")
         let target = try OutputFile.target(args.last("-o"), force: force)
@@ -43,13 +54,26 @@ enum RecordCommand: Command {
         let inbox = EventInbox(camera)
         // Before the recording starts, so that no signal from now on ends lensctl mid-way.
         let stop = StopSignals()
-        try Connection.client { () throws(LensClientError) in try camera.setCameraMode(.video) }
-        try CameraWait.claim(camera, deadline: .now + .milliseconds(Int(timeout * 1000)), timeout: timeout)
-        try Connection.client { () throws(LensClientError) in try camera.startVideoCapture() }
-        // Capped so the conversion cannot overflow; nobody records for 30 years.
-        let end = duration.map { ContinuousClock.now + .milliseconds(Int(min($0, 1e9) * 1000)) }
-        let waiting = RecordingWaiting(camera: camera, inbox: inbox)
-        let stored = try waiting.stored(after: try waiting.record(until: end, stop: stop))
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        try Connection.client { () throws(LensClientError) in
+            if let accuracy { _ = try camera.setMaximumLocationAccuracy(accuracy) }
+            try camera.setCameraMode(.video)
+        }
+        try CameraWait.claim(camera, deadline: deadline, timeout: timeout)
+        let settings = try Connection.client { () throws(LensClientError) in
+            try CaptureSettings(camera: camera, select: args.last("--camera"), flash: nil, zoom: nil)
+        }
+        let stored = try settings.restoring {
+            let gate = CaptureWaiting(camera: camera, inbox: inbox, deadline: deadline, timeout: timeout)
+            try gate.whenEnabled { () throws(LensClientError) in try camera.startVideoCapture() }
+            let name = try Connection.client { () throws(LensClientError) in try camera.videoRecordingProgress?.name }
+            if let name, isatty(STDERR_FILENO) == 1 { Output.note("recording video \(name) (Ctrl-C stops it)") }
+            // Capped so the conversion cannot overflow; nobody records for 30 years.
+            let end = duration.map { ContinuousClock.now + .milliseconds(Int(min($0, 1e9) * 1000)) }
+            let waiting = RecordingWaiting(camera: camera, inbox: inbox, name: name)
+            return try waiting.stored(after: try waiting.record(until: end, stop: stop))
+        }
+        try? camera.stopCaptureSession()
 
         // Checked before it is published, on the file itself, so that standard output works too.
         let anchor = stored.signed ? try Connection.client { () throws(LensClientError) in try camera.trustAnchor() } : nil
@@ -69,21 +93,22 @@ enum RecordCommand: Command {
             }
             return (sha256, report)
         }
-        let result = RecordJSON(path: path, stored: stored, sha256: sha256)
+        let verdict = try report.map { report in
+            guard case .success(let verified) = report else { throw CommandFailure(.failed, "cannot verify the video: \(report)") }
+            return verified.state
+        }
+        let result = RecordJSON(path: path, stored: stored, sha256: sha256, verdict: verdict?.rawValue)
         Output.result(result, text: result.text, json: args.json, standardOutputTaken: target.isStandardOutput)
         let shown = path == "-" ? "standard output" : path
         if let fault = stored.fault {
             Output.error("the recording failed: \(fault.message); \(shown) holds what was recorded")
             return .failed
         }
-        guard stored.signed, let report else {
+        guard stored.signed, let verdict else {
             Output.error("\(shown) is not signed: \(stored.info.reason ?? "lensd gave no reason")")
             return .failed
         }
-        guard case .success(let verified) = report else {
-            throw CommandFailure(.failed, "cannot verify the video: \(report)")
-        }
-        guard verified.state == .trusted else {
+        guard verdict == .trusted else {
             throw CommandFailure(.failed, "\(shown) does not verify as Trusted against lensd's own trust anchor")
         }
         return .ok
@@ -106,28 +131,31 @@ struct RecordJSON: Encodable {
     var frames: UInt32
     var recovered: Bool
     var signed: Bool
+    /// lensd's verifier on the file written, trusting lensd's anchor; only when signed.
+    var verdict: String?
     /// Why lensd could not sign it; only when unsigned.
     var reason: String?
     /// The fault that ended the recording early, if one did.
     var recording_error: Fault?
 
-    init(path: String, stored: RecordingWaiting.Stored, sha256: String) {
+    init(path: String, stored: RecordingWaiting.Stored, sha256: String, verdict: String?) {
         name = stored.name
         self.path = path
         size = stored.info.size
         self.sha256 = sha256
         mime = stored.info.mime
-        duration_s = stored.info.duration
+        duration_s = Seconds.milliseconds(stored.info.duration)
         frames = stored.info.frames
         recovered = stored.info.recovered
         signed = stored.signed
+        self.verdict = stored.signed ? verdict : nil
         reason = stored.signed ? nil : stored.info.reason ?? ""
         recording_error = stored.fault.map { Fault(error: $0.name, message: $0.message) }
     }
 
-    /// One line: "NAME  12.4 s  3104228 bytes  /path/NAME.mp4  signed".
+    /// One line: "NAME  12.400 s  3104228 bytes  /path/NAME.mp4  signed, 372 frames, Trusted".
     var text: String {
-        let verdict = signed ? "signed" : "UNSIGNED: \(reason ?? "")"
-        return "\(name)  \(String(format: "%.1f", duration_s)) s  \(size) bytes  \(path)  \(verdict)"
+        let state = signed ? "signed, \(frames) frames, \(verdict ?? "")" : "\(frames) frames, UNSIGNED: \(reason ?? "")"
+        return "\(name)  \(Seconds.text(duration_s)) s  \(size) bytes  \(path)  \(state)"
     }
 }

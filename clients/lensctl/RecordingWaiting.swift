@@ -13,6 +13,8 @@ struct RecordingWaiting {
 
     let camera: LensCamera
     let inbox: EventInbox
+    /// The video's name, as lensd gave it when the recording started.
+    let name: String?
 
     /// How often the live line is refreshed and a stop request looked for.
     static let pollInterval: Duration = .milliseconds(500)
@@ -29,14 +31,15 @@ struct RecordingWaiting {
         var nextPoll = ContinuousClock.now
         while !stop.stopRequested, end.map({ ContinuousClock.now < $0 }) ?? true {
             if let live, .now >= nextPoll {
-                let progress = try Connection.client { () throws(LensClientError) in try camera.videoRecordingProgress }
+                let progress: LensVideoProgress?
+                do { progress = try camera.videoRecordingProgress } catch { throw lost(error) }
                 if let progress { live.show(progress) }
                 nextPoll = .now + Self.pollInterval
             }
             let slice = ContinuousClock.now + Self.pollInterval
             switch inbox.next(before: end.map { min($0, slice) } ?? slice) {
             case .videoRecordingFailed(let fault)?: return fault
-            case .disconnected(let error)?: throw CommandFailure(error)
+            case .disconnected(let error)?: throw lost(error)
             default: continue
             }
         }
@@ -47,7 +50,7 @@ struct RecordingWaiting {
         } catch .notStarted {
             // A fault ended the recording first; its VideoRecordingFailed is on the way.
         } catch {
-            throw CommandFailure(error)
+            throw lost(error)
         }
         return nil
     }
@@ -75,10 +78,19 @@ struct RecordingWaiting {
             case .failed(let error):
                 throw CommandFailure(.failed, "lensd could not store the video: \(error.message)")
             case .disconnected(let error):
-                throw CommandFailure(error)
+                throw lost(error)
             default:
                 continue
             }
         }
+    }
+
+    /// lensd went away with the video unfinished: its journal survives, and lensd finalizes it
+    /// under the same name when it starts again, so say how to get it then.
+    private func lost(_ error: LensClientError) -> CommandFailure {
+        let failure = CommandFailure(error)
+        guard let name, failure.code == .daemonUnreachable else { return failure }
+        return CommandFailure(.daemonUnreachable, "\(error.message); lensd recovers video \(name) when it starts again: "
+                              + "then lensctl fetch \(name) writes it (lensctl results lists it)")
     }
 }

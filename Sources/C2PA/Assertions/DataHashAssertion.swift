@@ -57,4 +57,15 @@ public struct DataHashAssertion: Assertion {
         }
         self.init(exclusions: exclusions, algorithm: algorithm, hash: hash)
     }
+
+    /// As c2pa-rs does once an update manifest joined the store: the exclusion that starts where
+    /// the store starts now covers all of it, and exclusions after it move by the growth.
+    mutating func widenStoreExclusion(to store: Range<Int>) {
+        guard let index = exclusions.firstIndex(where: { $0.start == store.lowerBound }) else { return }
+        let growth = max(0, store.count - exclusions[index].length)
+        exclusions[index] = Exclusion(start: store.lowerBound, length: store.count)
+        for other in exclusions.indices where exclusions[other].start > store.lowerBound {
+            exclusions[other].start += growth
+        }
+    }
 }

@@ -9,8 +9,12 @@ public enum Labels {
     public static let actions = "c2pa.actions.v2"
     public static let metadata = "c2pa.metadata"
     public static let dataHash = "c2pa.hash.data"
-    /// Base label of the BMFF hard binding; only .v2 and .v3 count (plain v1 was removed from the spec).
+    /// Base label of the BMFF hard binding (plain v1, .v2, .v3; spec 2.0 removed v1, c2pa-rs still reads it).
     public static let bmffHash = "c2pa.hash.bmff"
+    public static let boxesHash = "c2pa.hash.boxes"
+    public static let ingredient = "c2pa.ingredient"
+    /// A CAWG identity assertion.
+    public static let identity = "cawg.identity"
     public static let bmffHashV3 = "c2pa.hash.bmff.v3"
     public static let thumbnailClaimJPEG = "c2pa.thumbnail.claim.jpeg"
 

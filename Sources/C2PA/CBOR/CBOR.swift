@@ -37,9 +37,12 @@ public indirect enum CBOR: Hashable, Sendable {
 extension CBOR {
     public subscript(key: String) -> CBOR? { self[.text(key)] }
 
+    /// An explicit null reads as absent: C2PA's optional fields are written either way
+    /// (older c2pa-rs wrote `"length": null` in BMFF exclusions).
     public subscript(key: CBOR) -> CBOR? {
-        guard case .map(let pairs) = self else { return nil }
-        return pairs.first { $0.key == key }?.value
+        guard case .map(let pairs) = self, let value = pairs.first(where: { $0.key == key })?.value,
+              value != .null else { return nil }
+        return value
     }
 
     public var textValue: String? {

@@ -1,6 +1,7 @@
 /// Decodes one CBOR item from untrusted bytes. Lengths are checked against the bytes present
-/// before anything is allocated, nesting is bounded, and indefinite lengths are refused
-/// (C2PA structures are always definite).
+/// before anything is allocated and nesting is bounded. Indefinite lengths are read (older
+/// c2pa-rs wrote claim_generator_info that way; the claim's signature covers the raw bytes, so
+/// decoding them is only reading).
 public enum CBORDecoder {
     public static let maximumDepth = 64
 
@@ -22,6 +23,7 @@ public enum CBORDecoder {
         let major = initial >> 5
         let info = initial & 0x1f
         if major == 7 { return try decodeSimple(info: info, &r) }
+        if info == 31 { return try decodeIndefinite(major: major, &r, depth: depth) }
         let argument = try readArgument(info: info, &r)
         switch major {
         case 0: return .unsigned(argument)
@@ -51,6 +53,39 @@ public enum CBORDecoder {
             return .map(pairs)
         default:
             return .tagged(argument, try decodeItem(&r, depth: depth + 1))
+        }
+    }
+
+    private static let breakByte: UInt8 = 0xff
+
+    /// Chunked strings (each chunk a definite string of the same type) and containers whose
+    /// items run until a break byte.
+    private static func decodeIndefinite(major: UInt8, _ r: inout ByteReader, depth: Int) throws -> CBOR {
+        var items: [CBOR] = []
+        while try r.peekUInt8() != breakByte {
+            items.append(try decodeItem(&r, depth: depth + 1))
+        }
+        _ = try r.readUInt8()
+        switch major {
+        case 2:
+            let chunks = try items.map { item in
+                guard let bytes = item.bytesValue else { throw C2PAError.malformed("CBOR byte string chunk is not a byte string") }
+                return bytes
+            }
+            return .bytes(chunks.flatMap { $0 })
+        case 3:
+            let chunks = try items.map { item in
+                guard let text = item.textValue else { throw C2PAError.malformed("CBOR text chunk is not text") }
+                return text
+            }
+            return .text(chunks.joined())
+        case 4:
+            return .array(items)
+        case 5:
+            guard items.count % 2 == 0 else { throw C2PAError.malformed("CBOR map has a key without a value") }
+            return .map(stride(from: 0, to: items.count, by: 2).map { CBOR.Pair(items[$0], items[$0 + 1]) })
+        default:
+            throw C2PAError.malformed("CBOR major type \(major) cannot have an indefinite length")
         }
     }
 
@@ -84,6 +119,7 @@ public enum CBORDecoder {
         case 26: return .double(Double(Float(bitPattern: try r.readUInt32())))
         case 27: return .double(Double(bitPattern: try r.readUInt64()))
         case 0..<20: return .simple(info)
+        case 31: throw C2PAError.malformed("CBOR break outside an indefinite-length item")
         default: throw C2PAError.malformed("CBOR simple value \(info) is not allowed")
         }
     }

@@ -1,13 +1,14 @@
 /// Core deterministic encoding (RFC 8949 §4.2.1): shortest argument forms, definite lengths,
-/// map keys sorted by their encoded bytes.
+/// map keys sorted by their encoded bytes. `sortingKeys: false` keeps maps in their order instead,
+/// which re-creates what a writer that serializes structs in field order (c2pa-rs) signed.
 extension CBOR {
-    public func encoded() -> [UInt8] {
+    public func encoded(sortingKeys: Bool = true) -> [UInt8] {
         var out: [UInt8] = []
-        encode(into: &out)
+        encode(into: &out, sortingKeys: sortingKeys)
         return out
     }
 
-    public func encode(into out: inout [UInt8]) {
+    public func encode(into out: inout [UInt8], sortingKeys: Bool = true) {
         switch self {
         case .unsigned(let n): Self.appendHead(major: 0, argument: n, to: &out)
         case .negative(let n): Self.appendHead(major: 1, argument: n, to: &out)
@@ -20,19 +21,18 @@ extension CBOR {
             out.append(contentsOf: utf8)
         case .array(let items):
             Self.appendHead(major: 4, argument: UInt64(items.count), to: &out)
-            for item in items { item.encode(into: &out) }
+            for item in items { item.encode(into: &out, sortingKeys: sortingKeys) }
         case .map(let pairs):
-            let sorted = pairs
-                .map { (key: $0.key.encoded(), value: $0.value) }
-                .sorted { $0.key.lexicographicallyPrecedes($1.key) }
-            Self.appendHead(major: 5, argument: UInt64(sorted.count), to: &out)
-            for pair in sorted {
+            let keyed = pairs.map { (key: $0.key.encoded(sortingKeys: sortingKeys), value: $0.value) }
+            let ordered = sortingKeys ? keyed.sorted { $0.key.lexicographicallyPrecedes($1.key) } : keyed
+            Self.appendHead(major: 5, argument: UInt64(ordered.count), to: &out)
+            for pair in ordered {
                 out.append(contentsOf: pair.key)
-                pair.value.encode(into: &out)
+                pair.value.encode(into: &out, sortingKeys: sortingKeys)
             }
         case .tagged(let tag, let inner):
             Self.appendHead(major: 6, argument: tag, to: &out)
-            inner.encode(into: &out)
+            inner.encode(into: &out, sortingKeys: sortingKeys)
         case .bool(let b): out.append(b ? 0xf5 : 0xf4)
         case .null: out.append(0xf6)
         case .undefined: out.append(0xf7)

@@ -61,8 +61,9 @@ public struct COSESign1: Sendable {
         self.signature = signature
     }
 
-    public var algorithm: SigningAlgorithm? {
-        protectedHeader[Self.algorithmLabel]?.intValue.flatMap(SigningAlgorithm.init(coseIdentifier:))
+    /// nil when the header names no algorithm or one C2PA does not list.
+    public var algorithm: COSEAlgorithm? {
+        protectedHeader[Self.algorithmLabel]?.intValue.flatMap(COSEAlgorithm.init(coseIdentifier:))
     }
 
     /// DER certificates, leaf first. Label 33 in the protected header; the deprecated text label

@@ -22,16 +22,9 @@ public struct HashedURI: Hashable, Sendable {
         self.init(url: url, hash: hash, algorithm: cbor["alg"]?.textValue)
     }
 
-    /// The assertion label the URI points at, and the manifest label when the URI is absolute.
-    /// "self#jumbf=c2pa.assertions/c2pa.metadata" → (nil, "c2pa.metadata");
-    /// "self#jumbf=/c2pa/urn:c2pa:…/c2pa.assertions/c2pa.metadata" → ("urn:c2pa:…", "c2pa.metadata").
+    /// The assertion label the URI points at, and the manifest label when the URI names one.
     var assertionTarget: (manifest: String?, label: String)? {
-        guard url.hasPrefix("self#jumbf=") else { return nil }
-        let path = url.dropFirst("self#jumbf=".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if path.count == 2, path[0] == Labels.assertionStore { return (nil, path[1]) }
-        if path.count == 5, path[0].isEmpty, path[1] == Labels.manifestStore, path[3] == Labels.assertionStore {
-            return (path[2], path[4])
-        }
-        return nil
+        guard let uri = JUMBFURI(url), let label = uri.assertionLabel else { return nil }
+        return (uri.manifest, label)
     }
 }

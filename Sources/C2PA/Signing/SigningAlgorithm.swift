@@ -4,19 +4,17 @@ import LensCrypto
 public enum SigningAlgorithm: String, Sendable, CaseIterable {
     case es256, es384, es512
 
-    /// COSE algorithm identifiers (RFC 9053).
-    public var coseIdentifier: Int {
+    /// The same algorithm as the verifier names it.
+    public var cose: COSEAlgorithm {
         switch self {
-        case .es256: return -7
-        case .es384: return -35
-        case .es512: return -36
+        case .es256: .es256
+        case .es384: .es384
+        case .es512: .es512
         }
     }
 
-    public init?(coseIdentifier: Int) {
-        guard let match = Self.allCases.first(where: { $0.coseIdentifier == coseIdentifier }) else { return nil }
-        self = match
-    }
+    /// COSE algorithm identifiers (RFC 9053).
+    public var coseIdentifier: Int { cose.coseIdentifier }
 
     public var digest: DigestAlgorithm {
         switch self {

@@ -39,6 +39,11 @@ struct ByteReader {
         return raw.reduce(T(0)) { ($0 << 8) | T($1) }
     }
 
+    func peekUInt8() throws -> UInt8 {
+        guard !isAtEnd else { throw C2PAError.malformed("needs 1 byte at offset \(position - bytes.startIndex), has 0") }
+        return bytes[position]
+    }
+
     mutating func readUInt8() throws -> UInt8 { try readInteger(UInt8.self) }
     mutating func readUInt16() throws -> UInt16 { try readInteger(UInt16.self) }
     mutating func readUInt32() throws -> UInt32 { try readInteger(UInt32.self) }

@@ -50,6 +50,25 @@ struct POSIXFile: ~Copyable {
         return done
     }
 
+    /// `prefix` (what was read already) and the rest of the file: for a regular file one buffer of
+    /// its size, filled in place (no growing copies, which cost a 4 MB photo several ms); a pipe,
+    /// whose size is 0, is read on in chunks.
+    func readRest(after prefix: [UInt8]) throws -> [UInt8] {
+        var bytes = try [UInt8](unsafeUninitializedCapacity: max(try size, prefix.count)) { buffer, count in
+            count = buffer.initialize(from: prefix).1
+            while count < buffer.count {
+                let n = try read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+                if n == 0 { break }
+                count += n
+            }
+        }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while case let n = try chunk.withUnsafeMutableBytes({ try read(into: $0) }), n > 0 {
+            bytes += chunk[..<n]
+        }
+        return bytes
+    }
+
     var size: Int {
         get throws {
             var status = stat()

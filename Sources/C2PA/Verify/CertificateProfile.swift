@@ -6,7 +6,13 @@ enum CertificateProfile {
         ExtendedKeyUsage.emailProtection, ExtendedKeyUsage.documentSigning, ExtendedKeyUsage.c2paClaimSigning,
     ]
 
-    static func violation(_ leaf: Certificate, algorithm: SigningAlgorithm) -> String? {
+    /// Certificate signature algorithms C2PA allows (OpenSSL long names); SHA-1 and MD5 are out.
+    static let allowedCertificateSignatures: Set<String> = [
+        "sha256WithRSAEncryption", "sha384WithRSAEncryption", "sha512WithRSAEncryption",
+        "ecdsa-with-SHA256", "ecdsa-with-SHA384", "ecdsa-with-SHA512", "rsassaPss", "ED25519",
+    ]
+
+    static func violation(_ leaf: Certificate) -> String? {
         if leaf.version != 3 { return "certificate is not X.509 v3" }
         if leaf.isCA == true { return "signing certificate is a CA" }
         guard let usage = leaf.keyUsage else { return "certificate has no key usage" }
@@ -19,7 +25,8 @@ enum CertificateProfile {
         if ekus.contains(ExtendedKeyUsage.anyExtendedKeyUsage) { return "anyExtendedKeyUsage is not allowed" }
         if allowedExtendedKeyUsages.isDisjoint(with: ekus) { return "certificate missing required EKU" }
         if leaf.hasUnknownCriticalExtension { return "certificate has an unknown critical extension" }
-        if leaf.publicKey.curve != algorithm.curve { return "certificate key does not match \(algorithm.rawValue)" }
+        if !allowedCertificateSignatures.contains(leaf.signatureAlgorithm) { return "certificate algorithm not supported" }
+        if leaf.publicKey.isRSA && leaf.publicKey.bits < SignatureScheme.minimumRSABits { return "certificate key length too short" }
         return nil
     }
 }

@@ -10,6 +10,8 @@ public enum StatusCode {
     public static let signingCredentialExpired = "signingCredential.expired"
     public static let claimMalformed = "claim.malformed"
     public static let hardBindingsMissing = "claim.hardBindings.missing"
+    public static let hardBindingsMultiple = "claim.hardBindings.multiple"
+    public static let updateManifestInvalid = "manifest.update.invalid"
     public static let hashedURIMatch = "assertion.hashedURI.match"
     public static let hashedURIMismatch = "assertion.hashedURI.mismatch"
     public static let assertionMissing = "assertion.missing"
@@ -19,7 +21,17 @@ public enum StatusCode {
     public static let bmffHashMatch = "assertion.bmffHash.match"
     public static let bmffHashMismatch = "assertion.bmffHash.mismatch"
     public static let bmffHashMalformed = "assertion.bmffHash.malformed"
+    public static let boxesHashMismatch = "assertion.boxesHash.mismatch"
     public static let algorithmUnsupported = "algorithm.unsupported"
+    public static let timeStampValidated = "timeStamp.validated"
+    public static let timeStampTrusted = "timeStamp.trusted"
+    public static let timeStampUntrusted = "timeStamp.untrusted"
+    public static let timeStampMismatch = "timeStamp.mismatch"
+    public static let timeStampMalformed = "timeStamp.malformed"
+    public static let ingredientManifestValidated = "ingredient.manifest.validated"
+    public static let ingredientManifestMismatch = "ingredient.manifest.mismatch"
+    public static let ingredientManifestMissing = "ingredient.manifest.missing"
+    public static let ingredientMalformed = "assertion.ingredient.malformed"
     public static let generalError = "general.error"
 }
 
@@ -45,13 +57,16 @@ public enum ValidationState: String, Sendable, Codable {
     case invalid = "Invalid"
 
     /// c2pa-rs's rule: Valid needs a validated signature inside its validity and no failure but an
-    /// untrusted signer; Trusted is Valid with a trusted signer and no failure at all.
-    init(statuses: [ValidationStatus]) {
+    /// untrusted signer, in the active manifest or any ingredient's; Trusted is Valid with a
+    /// trusted signer and no failure at all. A CAWG X.509 identity's failure concerns that identity:
+    /// it keeps the file from Trusted, not from Valid.
+    init(statuses: [ValidationStatus], ingredientFailures: [ValidationStatus] = []) {
         let codes = Set(statuses.map(\.code))
-        let failures = Set(statuses.filter { $0.kind == .failure }.map(\.code))
+        let failures = Set((statuses.filter { $0.kind == .failure } + ingredientFailures).map(\.code))
+        let intolerable = failures.filter { $0 != StatusCode.signingCredentialUntrusted && !$0.hasPrefix(IdentityCheck.toleratedPrefix) }
         guard codes.contains(StatusCode.claimSignatureValidated),
               codes.contains(StatusCode.claimSignatureInsideValidity),
-              failures.isSubset(of: [StatusCode.signingCredentialUntrusted])
+              intolerable.isEmpty
         else { self = .invalid; return }
         self = failures.isEmpty && codes.contains(StatusCode.signingCredentialTrusted) ? .trusted : .valid
     }

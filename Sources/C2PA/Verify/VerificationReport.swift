@@ -1,10 +1,13 @@
 import Foundation
 import LensCrypto
 
-/// What a verification found: the verdict, every status code, and what the manifest says.
+/// What a verification found: the verdict, every status code, and what the manifests say.
 public struct VerificationReport: Sendable {
     public var state: ValidationState
+    /// The active manifest's statuses (c2pa-rs's `validation_results.activeManifest`).
     public var statuses: [ValidationStatus]
+    /// What validating each ingredient's manifest found beyond what its writer recorded.
+    public var ingredientDeltas: [IngredientDelta] = []
     public var manifestLabel: String?
     public var claimVersion: Int?
     public var claimGenerator: String?
@@ -12,8 +15,19 @@ public struct VerificationReport: Sendable {
     public var actions: [ActionSummary]
     /// The `c2pa.metadata` assertion, when present.
     public var metadata: JSONValue?
+    /// Every manifest in the chain: the active one first, then its ingredients', depth first.
+    public var manifests: [ManifestSummary] = []
 
     public var failures: [ValidationStatus] { statuses.filter { $0.kind == .failure } }
+    public var ingredientFailures: [ValidationStatus] {
+        ingredientDeltas.flatMap(\.statuses).filter { $0.kind == .failure }
+    }
+}
+
+/// c2pa-rs's `ingredientDeltas` entry: the ingredient assertion and the statuses it gained.
+public struct IngredientDelta: Sendable {
+    public var ingredientAssertionURI: String
+    public var statuses: [ValidationStatus]
 }
 
 public struct SignerSummary: Sendable {
@@ -22,6 +36,31 @@ public struct SignerSummary: Sendable {
     public var notBefore: Date
     public var notAfter: Date
     public var algorithm: String
+    /// The RFC 3161 genTime, when a time-stamp verified and its TSA is trusted.
+    public var timeStamp: Date?
+}
+
+/// One manifest as `verify --detailed` shows it.
+public struct ManifestSummary: Sendable {
+    public var label: String
+    public var isUpdate: Bool
+    public var claimVersion: Int?
+    public var claimGenerator: String?
+    public var title: String?
+    public var signer: SignerSummary?
+    public var actions: [ActionSummary] = []
+    /// Every assertion label the claim references, in claim order.
+    public var assertions: [String] = []
+    public var ingredients: [IngredientSummary] = []
+    /// One line per CAWG identity assertion: its signature type and, for X.509, signer and verdict.
+    public var identities: [String] = []
+}
+
+public struct IngredientSummary: Sendable {
+    public var title: String?
+    public var relationship: String?
+    /// The label of the ingredient's manifest in this store, when it has one.
+    public var manifest: String?
 }
 
 public struct ActionSummary: Sendable, Codable, Equatable {

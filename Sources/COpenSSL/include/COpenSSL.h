@@ -9,9 +9,12 @@
 #include <openssl/evp.h>
 #include <openssl/objects.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs7.h>
 #include <openssl/provider.h>
 #include <openssl/encoder.h>
 #include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/ts.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
@@ -23,6 +26,11 @@ void lens_OPENSSL_free(void *pointer);
 STACK_OF(X509) *lens_sk_X509_new_null(void);
 int lens_sk_X509_push(STACK_OF(X509) *stack, X509 *certificate);
 void lens_sk_X509_free(STACK_OF(X509) *stack);
+int lens_sk_X509_num(const STACK_OF(X509) *stack);
+X509 *lens_sk_X509_value(const STACK_OF(X509) *stack, int index);
+
+// The certificates a signed PKCS#7 carries (borrowed; NULL when it is not SignedData).
+STACK_OF(X509) *lens_PKCS7_certificates(PKCS7 *p7);
 
 int lens_sk_ASN1_OBJECT_num(const STACK_OF(ASN1_OBJECT) *stack);
 ASN1_OBJECT *lens_sk_ASN1_OBJECT_value(const STACK_OF(ASN1_OBJECT) *stack, int index);

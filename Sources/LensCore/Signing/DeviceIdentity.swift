@@ -15,13 +15,18 @@ public final class DeviceIdentity: Sendable {
     public let trustAnchor: Certificate?
     /// The device (leaf) certificate; present whenever it could be read, expired or not.
     public let certificate: Certificate?
+    /// What manifests carry in x5chain: the leaf, then the intermediates (no self-issued root);
+    /// empty when the chain could not be read.
+    public let certificateChain: [Certificate]
 
-    private init(state: EnrollmentState, problem: String?, signer: (any ClaimSigner)?, trustAnchor: Certificate?, certificate: Certificate?) {
+    private init(state: EnrollmentState, problem: String?, signer: (any ClaimSigner)?, trustAnchor: Certificate?,
+                 certificateChain: [Certificate]) {
         self.state = state
         self.problem = problem
         self.signer = signer
         self.trustAnchor = trustAnchor
-        self.certificate = certificate
+        self.certificateChain = certificateChain
+        certificate = certificateChain.first
     }
 
     /// With no key or chain configured, uses the embedded identity in `<state>/identity`, making
@@ -38,14 +43,16 @@ public final class DeviceIdentity: Sendable {
                 material = try EmbeddedIdentity.load(configuration, now: now)
             }
         } catch {
-            return DeviceIdentity(state: error.state, problem: error.problem, signer: nil, trustAnchor: nil, certificate: nil)
+            return DeviceIdentity(state: error.state, problem: error.problem, signer: nil, trustAnchor: nil, certificateChain: [])
         }
         do {
             let signer = try material.makeSigner(now: now)
-            return DeviceIdentity(state: .enrolled, problem: nil, signer: signer, trustAnchor: material.trustAnchor, certificate: material.leaf)
+            return DeviceIdentity(state: .enrolled, problem: nil, signer: signer, trustAnchor: material.trustAnchor,
+                                  certificateChain: material.signingChain)
         } catch {
             return DeviceIdentity(
-                state: error.state, problem: error.problem, signer: nil, trustAnchor: material.trustAnchor, certificate: material.leaf)
+                state: error.state, problem: error.problem, signer: nil, trustAnchor: material.trustAnchor,
+                certificateChain: material.signingChain)
         }
     }
 

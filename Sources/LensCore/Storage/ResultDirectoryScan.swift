@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// What `ResultStore.init` does with the results directory a previous run left behind.
@@ -31,7 +32,8 @@ enum ResultDirectoryScan {
                 guard status.isRegularFile else { continue }
                 let entry = ResultIndex.Entry(
                     name: parsed.name, fileExtension: parsed.fileExtension, size: status.size,
-                    mime: ResultName.mime(forExtension: parsed.fileExtension), sha256: nil)
+                    mime: ResultName.mime(forExtension: parsed.fileExtension), sha256: nil,
+                    created: status.modifiedDate, note: ResultNote.read(parsed.name, in: uidDirectory))
                 found.append((entry, status.modified))
             }
             found.sort { a, b in
@@ -43,4 +45,9 @@ enum ResultDirectoryScan {
         }
         return index
     }
+}
+
+extension FileStatus {
+    /// When a result was stored: its file's modification time, as a restart reads it back.
+    var modifiedDate: Date { Date(timeIntervalSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9) }
 }

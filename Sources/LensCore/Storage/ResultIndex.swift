@@ -1,6 +1,22 @@
+import Foundation
+
 /// What `ResultStore` knows about the results on disk, per uid, oldest first. Plain data: the
 /// store's lock guards it.
 struct ResultIndex {
+    /// Why retention deleted a result: the cap it went over.
+    enum Cap {
+        case count(Int)
+        case bytes(Int64)
+
+        /// For the log and the owner: "max-results-per-user (100)".
+        var description: String {
+            switch self {
+            case .count(let limit): "over max-results-per-user (\(limit) results)"
+            case .bytes(let limit): "over max-result-bytes-per-user (\(limit) bytes)"
+            }
+        }
+    }
+
     struct Entry {
         let name: String
         let fileExtension: String
@@ -9,6 +25,9 @@ struct ResultIndex {
         /// nil for results found at startup until someone asks: hashing every stored video at
         /// boot would delay the daemon's readiness by seconds.
         var sha256: String?
+        /// When it was stored (the file's modification time after a restart).
+        var created: Date
+        var note: ResultNote
 
         var fileName: String { "\(name).\(fileExtension)" }
     }
@@ -39,16 +58,16 @@ struct ResultIndex {
     }
 
     /// The oldest results of `uid` to delete so that at most `maxCount` results and `maxBytes`
-    /// bytes remain. `keeping` is never chosen: it is the result just stored, about to be
-    /// announced to its owner.
-    func evictions(uid: UInt32, maxCount: Int, maxBytes: Int64, keeping: String) -> [Entry] {
+    /// bytes remain, each with the cap it went over. `keeping` is never chosen: it is the result
+    /// just stored, about to be announced to its owner.
+    func evictions(uid: UInt32, maxCount: Int, maxBytes: Int64, keeping: String) -> [(entry: Entry, cap: Cap)] {
         let entries = entries(uid: uid)
         var count = entries.count
         var bytes = entries.reduce(Int64(0)) { $0 + Int64($1.size) }
-        var chosen: [Entry] = []
+        var chosen: [(entry: Entry, cap: Cap)] = []
         for entry in entries where entry.name != keeping {
             guard count > maxCount || bytes > maxBytes else { break }
-            chosen.append(entry)
+            chosen.append((entry, count > maxCount ? .count(maxCount) : .bytes(maxBytes)))
             count -= 1
             bytes -= Int64(entry.size)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Videos are written where they will live: a recording is journaled as
@@ -20,19 +21,23 @@ extension ResultStore {
         return "\(directory)/\(uid)/\(Self.recordingPrefix)\(name).mp4"
     }
 
-    /// Renames a finished recording to its result name and indexes it (retention as for `store`).
-    /// Its SHA-256 is left for `result(name:uid:)` to compute when asked.
-    public func publishRecording(name: String, uid: UInt32) throws -> StoredResult {
+    /// Renames a finished recording to its result name and indexes it (retention as for `store`),
+    /// noting first when it is unsigned or recovered. Its SHA-256 is left for
+    /// `result(name:uid:)` to compute when asked.
+    public func publishRecording(name: String, uid: UInt32, signed: Bool, recovered: Bool) throws -> StoredResult {
         let path = try recordingPath(name: name, uid: uid)
         do {
             let size = try Syscalls.status(path).size
             guard Int64(size) <= maxBytesPerUID else {
                 throw StorageError(.full, "a video of \(size) bytes exceeds the limit of \(maxBytesPerUID) bytes per user")
             }
-            let entry = ResultIndex.Entry(name: name, fileExtension: "mp4", size: size, mime: "video/mp4", sha256: nil)
+            let note = ResultNote(signed: signed, recovered: recovered)
+            let entry = ResultIndex.Entry(name: name, fileExtension: "mp4", size: size, mime: "video/mp4", sha256: nil,
+                                          created: Date(), note: note)
             let uidDirectory = try userDirectory(uid)
             let journaled = "\(Self.recordingPrefix)\(name).mp4"
             return try publish(entry, uid: uid, in: uidDirectory) {
+                try note.write(name, in: uidDirectory)
                 try Syscalls.rename(at: uidDirectory, journaled, entry.fileName)
                 try uidDirectory.sync()
             }

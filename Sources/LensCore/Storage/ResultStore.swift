@@ -19,6 +19,13 @@ public final class ResultStore: @unchecked Sendable {
     private let minimumFreeBytes: Int64
     private let lock = NSLock()
     private var index: ResultIndex
+    private var evictionHandler: (@Sendable (StoredResult, String) -> Void)?
+
+    /// Called, on the thread that stored, for every result retention deletes at the caps, with
+    /// why (e.g. "over max-results-per-user (100 results)"): never silently. Set it once, early.
+    public func onEviction(_ handler: @escaping @Sendable (_ evicted: StoredResult, _ reason: String) -> Void) {
+        lock.withLock { evictionHandler = handler }
+    }
 
     /// `directory` is `<state>/results`; it is created 0700 when missing. Leftovers of
     /// interrupted stores (".tmp-*" files at any depth) are removed, and the results already
@@ -57,7 +64,8 @@ public final class ResultStore: @unchecked Sendable {
             throw StorageError(.full, "a result of \(size) bytes exceeds the limit of \(maxBytesPerUID) bytes per user")
         }
         let sha256 = SHA256Hex.digest(parts)
-        let entry = ResultIndex.Entry(name: name, fileExtension: fileExtension, size: size, mime: mime, sha256: sha256)
+        let entry = ResultIndex.Entry(name: name, fileExtension: fileExtension, size: size, mime: mime, sha256: sha256,
+                                      created: Date(), note: ResultNote())
         let uidDirectory = try userDirectory(uid)
         do {
             let staged = try StagedFile(directory: uidDirectory, parts: parts, mode: 0o600)
@@ -73,25 +81,54 @@ public final class ResultStore: @unchecked Sendable {
                  commit: () throws -> Void) throws -> StoredResult {
         // Not lock.withLock: its closure could not borrow the directory descriptor.
         lock.lock()
-        defer { lock.unlock() }
+        var evicted: [(StoredResult, String)] = []
+        let handler = evictionHandler
+        defer {
+            lock.unlock()
+            // Outside the lock: the handler may call back into the store.
+            for (result, reason) in evicted { handler?(result, reason) }
+        }
         guard index.entry(name: entry.name, uid: uid) == nil else {
             throw StorageError(.invalidArgument, "a result named \(entry.name) already exists")
         }
         try commit()
+        var entry = entry
+        // The file's own time, which is what a restart reads back.
+        if let status = try? Syscalls.status("\(directory)/\(uid)/\(entry.fileName)") { entry.created = status.modifiedDate }
         index.append(entry, uid: uid)
-        for old in index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID, keeping: entry.name) {
+        for (old, cap) in index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID, keeping: entry.name) {
             // Deletions are not fsynced: a deletion lost in a crash only brings back an
             // old result, which the next store evicts again.
-            do {
-                try Syscalls.unlink(at: uidDirectory, old.fileName)
-                index.remove(name: old.name, uid: uid)
-            } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
-                index.remove(name: old.name, uid: uid)
-            } catch {
-                break
-            }
+            do { try remove(old, uid: uid, in: uidDirectory) } catch { break }
+            evicted.append((storedResult(old, uid: uid, sha256: old.sha256), cap.description))
         }
         return storedResult(entry, uid: uid, sha256: entry.sha256)
+    }
+
+    /// Under the lock: unlinks a result (and its note) and forgets it; throws when the file is
+    /// still there (a retention pass then stops, to try again on the next store).
+    private func remove(_ entry: ResultIndex.Entry, uid: UInt32, in uidDirectory: borrowing Descriptor) throws {
+        do {
+            try Syscalls.unlink(at: uidDirectory, entry.fileName)
+        } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+            // Gone already: forgotten below all the same.
+        }
+        ResultNote.remove(entry.name, in: uidDirectory)
+        index.remove(name: entry.name, uid: uid)
+    }
+
+    /// Deletes the caller's own result (DeleteResult); another uid's result is `.notFound`.
+    public func delete(name: String, uid: UInt32) throws {
+        let entry = try lookUp(name: name, uid: uid)
+        let uidDirectory = try userDirectory(uid)
+        lock.lock()
+        defer { lock.unlock() }
+        guard index.entry(name: name, uid: uid) != nil else { throw StorageError(.notFound, "no result named \(name)") }
+        do {
+            try remove(entry, uid: uid, in: uidDirectory)
+        } catch let failure as Syscalls.Failure {
+            throw StorageError(failure, while: "deleting result \(name)")
+        }
     }
 
     /// The caller's own result; another uid's result is `.notFound`, like a missing one.
@@ -137,10 +174,13 @@ public final class ResultStore: @unchecked Sendable {
         return available < minimumFreeBytes
     }
 
-    /// The results of `uid`, newest first. Results whose file has vanished are left out.
+    /// The results of `uid`, newest first (ListResults). Results whose file has vanished are
+    /// left out. Digests not yet known stay nil: listing never hashes a video.
     public func results(uid: UInt32) -> [StoredResult] {
         let entries = lock.withLock { index.entries(uid: uid) }
-        return entries.reversed().compactMap { try? result(name: $0.name, uid: uid) }
+        return entries.reversed().compactMap { entry in
+            try? withFile(entry, uid: uid) { _ in storedResult(entry, uid: uid, sha256: entry.sha256) }
+        }
     }
 
     /// Deletes a result of `uid` (upload-keep false, once the server confirmed it); a result
@@ -157,6 +197,8 @@ public final class ResultStore: @unchecked Sendable {
             index.remove(name: name, uid: uid)
         }
     }
+    /// The per-uid caps retention keeps results within.
+    public var limits: (count: Int, bytes: Int64) { (maxCountPerUID, maxBytesPerUID) }
 
     // MARK: - Helpers
 
@@ -209,7 +251,7 @@ public final class ResultStore: @unchecked Sendable {
 
     private func storedResult(_ entry: ResultIndex.Entry, uid: UInt32, sha256: String?) -> StoredResult {
         StoredResult(
-            name: entry.name, uid: uid, size: entry.size, sha256: sha256, mime: entry.mime,
-            path: "\(directory)/\(uid)/\(entry.fileName)")
+            name: entry.name, uid: uid, size: entry.size, sha256: sha256, mime: entry.mime, created: entry.created,
+            signed: entry.note.signed, recovered: entry.note.recovered, path: "\(directory)/\(uid)/\(entry.fileName)")
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A finished capture on disk, as its owner may see it.
 public struct StoredResult: Sendable, Equatable {
     /// The UUID lensd gave the capture.
@@ -9,11 +11,20 @@ public struct StoredResult: Sendable, Equatable {
     /// recording would delay its announcement — `ResultStore.result` computes it on demand).
     public var sha256: String?
     public var mime: String
+    /// When lensd stored it.
+    public var created: Date
+    /// False for a video lensd kept unsigned (VideoUnsigned); photos are stored signed only.
+    public var signed: Bool
+    /// A recording a crash interrupted, finalized at lensd's next start.
+    public var recovered: Bool
     /// Absolute path of the file, for lensd's own use; clients get bytes or a memfd, never the path.
     public var path: String
 
-    /// For tools that hand lensd's parts a file of their own (lens-bench outbox).
-    public init(name: String, uid: UInt32, size: Int, sha256: String?, mime: String, path: String) {
-        (self.name, self.uid, self.size, self.sha256, self.mime, self.path) = (name, uid, size, sha256, mime, path)
+    /// `created`, `signed` and `recovered` default for tools that hand lensd's parts a file of
+    /// their own (lens-bench outbox).
+    public init(name: String, uid: UInt32, size: Int, sha256: String?, mime: String, created: Date = Date(),
+                signed: Bool = true, recovered: Bool = false, path: String) {
+        (self.name, self.uid, self.size, self.sha256, self.mime) = (name, uid, size, sha256, mime)
+        (self.created, self.signed, self.recovered, self.path) = (created, signed, recovered, path)
     }
 }

@@ -48,9 +48,9 @@ enum LensdSigning {
         try MP4Signer(writer: writer).signInPlace(path: file.path, reserve: reserve, hash: try BMFFHash.hash(fileAt: file.path))
     }
 
-    /// lensd's verifier on a JPEG or MP4 file.
-    static func verify(_ file: URL, anchors: [URL]) throws -> VerificationReport {
+    /// lensd's verifier on a JPEG or MP4 file, judging validity at `now`.
+    static func verify(_ file: URL, anchors: [URL], now: Date = Date()) throws -> VerificationReport {
         let certificates = try anchors.flatMap { try Certificate.parsePEM(try String(contentsOf: $0, encoding: .utf8)) }
-        return try Verifier(trustAnchors: certificates).verify(fileAt: file.path)
+        return try Verifier(trustAnchors: certificates, now: now).verify(fileAt: file.path)
     }
 }

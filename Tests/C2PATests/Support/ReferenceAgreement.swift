@@ -4,14 +4,17 @@ import Foundation
 import XCTest
 
 extension XCTestCase {
-    /// Runs both verifiers on `file` and asserts they agree: same state, same failure codes.
+    /// Runs both verifiers on `file` and asserts they agree: same state, same failure codes, in
+    /// the active manifest and in the ingredients' deltas.
     /// `expect` pins the reference's state too, so a tamper that both miss cannot pass. Where
     /// c2pa-rs raises instead of rating the file, lensd must rate it Invalid with a general.error.
+    /// `daysAhead` moves both clocks: the reference runs under faketime, lensd's verifier is told the date.
     @discardableResult
     func assertVerifiersAgree(on file: URL, anchors: [URL], expect: String, _ context: String = "",
-                              line: UInt = #line) throws -> VerificationReport {
-        let reference = try ReferenceValidator.verdict(file: file, anchors: anchors)
-        let own = try LensdSigning.verify(file, anchors: anchors)
+                              daysAhead: Int = 0, line: UInt = #line) throws -> VerificationReport {
+        let reference = try ReferenceValidator.verdict(file: file, anchors: anchors,
+                                                       clockOffset: daysAhead == 0 ? nil : "+\(daysAhead)d")
+        let own = try LensdSigning.verify(file, anchors: anchors, now: Date().addingTimeInterval(Double(daysAhead) * 86_400))
         let ownFailures = Set(own.failures.map(\.code))
         if reference.validationState == nil {
             // c2pa-rs raised instead of rating the file.
@@ -24,6 +27,8 @@ extension XCTestCase {
             XCTAssertEqual(reference.validationState, expect, "\(context): reference \(reference.failureCodes)", line: line)
             XCTAssertEqual(own.state.rawValue, reference.validationState, "\(context): lensd \(own.failures)", line: line)
             XCTAssertEqual(ownFailures, Set(reference.failureCodes), context, line: line)
+            XCTAssertEqual(Set(own.ingredientFailures.map(\.code)), Set(reference.ingredientFailures), "\(context): ingredients",
+                           line: line)
         }
         return own
     }

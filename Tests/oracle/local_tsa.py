@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""local_tsa.py - an RFC 3161 Time-Stamp Authority on 127.0.0.1 for lensd's tests.
+
+  local_tsa.py DIR [--port N]
+
+Creates DIR/tsa_root.pem (self-signed CA, P-256) and DIR/tsa.pem/.key (leaf: EKU
+id-kp-timeStamping critical, KU digitalSignature critical) plus an `openssl ts` config, unless
+they exist. Then answers HTTP POSTs (application/timestamp-query) on 127.0.0.1 by piping the
+request through `openssl ts -reply`; the reply's token carries the TSA chain. --port 0 (the
+default) takes a free port. The first line on stdout is "listening http://127.0.0.1:PORT/",
+printed once the socket accepts connections, so a caller waits by reading it. Stop it by PID.
+"""
+import argparse
+import http.server
+import os
+import subprocess
+import sys
+import tempfile
+
+CNF = """
+[ req ]
+distinguished_name = dn
+prompt = no
+[ dn ]
+CN = placeholder
+[ v3_root ]
+basicConstraints = critical, CA:TRUE
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid:always
+[ v3_tsa ]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = critical, timeStamping
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid:always
+
+[ tsa ]
+default_tsa = tsa_config1
+[ tsa_config1 ]
+dir = {dir}
+serial = $dir/tsaserial
+crypto_device = builtin
+signer_cert = $dir/tsa.pem
+certs = $dir/tsa_root.pem
+signer_key = $dir/tsa.key
+signer_digest = sha256
+default_policy = 1.3.6.1.4.1.99999.1
+digests = sha256, sha384, sha512
+accuracy = secs:1
+ordering = yes
+tsa_name = yes
+ess_cert_id_chain = yes
+ess_cert_id_alg = sha256
+"""
+
+
+def run(*cmd):
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def init(d):
+    os.makedirs(d, exist_ok=True)
+    cnf = os.path.join(d, "tsa.cnf")
+    with open(cnf, "w") as f:
+        f.write(CNF.replace("{dir}", d))
+    if os.path.exists(os.path.join(d, "tsa.pem")):
+        return cnf
+    j = lambda n: os.path.join(d, n)  # noqa: E731
+    run("openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", j("tsa_root.key"))
+    run("openssl", "req", "-new", "-x509", "-sha256", "-key", j("tsa_root.key"), "-days", "3650",
+        "-subj", "/C=US/O=Lensd Test TSA/CN=Lensd Test TSA Root", "-config", cnf,
+        "-extensions", "v3_root", "-out", j("tsa_root.pem"))
+    run("openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", j("tsa.key"))
+    run("openssl", "req", "-new", "-sha256", "-key", j("tsa.key"),
+        "-subj", "/C=US/O=Lensd Test TSA/CN=Lensd Test TSA Signer", "-config", cnf, "-out", j("tsa.csr"))
+    run("openssl", "x509", "-req", "-sha256", "-in", j("tsa.csr"), "-CA", j("tsa_root.pem"),
+        "-CAkey", j("tsa_root.key"), "-set_serial", "0x" + os.urandom(12).hex(), "-days", "1825",
+        "-extfile", cnf, "-extensions", "v3_tsa", "-out", j("tsa.pem"))
+    with open(j("tsaserial"), "w") as f:
+        f.write("01\n")
+    return cnf
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--port", type=int, default=0)
+    a = ap.parse_args()
+    d = os.path.abspath(a.dir)
+    cnf = init(d)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            query = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            with tempfile.TemporaryDirectory() as t:
+                qf, rf = os.path.join(t, "q.tsq"), os.path.join(t, "r.tsr")
+                with open(qf, "wb") as f:
+                    f.write(query)
+                p = subprocess.run(["openssl", "ts", "-reply", "-config", cnf, "-queryfile", qf,
+                                    "-chain", os.path.join(d, "tsa_root.pem"), "-out", rf],
+                                   capture_output=True)
+                if p.returncode != 0:
+                    self.send_response(500)
+                    self.end_headers()
+                    self.wfile.write(p.stderr)
+                    return
+                with open(rf, "rb") as f:
+                    body = f.read()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/timestamp-reply")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", a.port), Handler)
+    print(f"listening http://127.0.0.1:{server.server_address[1]}/", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+import C2PA
+import Foundation
+
+/// The human-readable verdict: what a newsroom editor needs at a glance, and with `--detailed`
+/// every manifest in the chain, as c2patool --detailed users expect to find it.
+enum HumanReport {
+    static func text(file: String, report: VerificationReport, detailed: Bool = false) -> String {
+        var lines: [String] = []
+        switch report.state {
+        case .trusted:
+            lines.append("\(file): Trusted — signature intact, signer trusted")
+        case .valid:
+            lines.append("\(file): Valid — signature intact, but the signer is NOT trusted (no trust anchor matches)")
+        case .invalid:
+            lines.append("\(file): Invalid — do not rely on this file")
+            for failure in report.failures { lines.append("  ✗ \(failure.code): \(failure.explanation)") }
+            for failure in report.ingredientFailures { lines.append("  ✗ ingredient: \(failure.code): \(failure.explanation)") }
+        }
+        if let signer = report.signer {
+            lines.append("  signer:  \(signer.subject.oneLine) (issued by \(signer.issuer.oneLine))")
+            if let stamp = signer.timeStamp {
+                lines.append("  signed:  \(Output.iso8601(stamp)) (RFC 3161 time-stamp; the certificate is judged at this time)")
+            } else {
+                lines.append("  expires: \(Output.iso8601(signer.notAfter)) (without a time-stamp the manifest turns Invalid after this)")
+            }
+        }
+        if let when = report.captureTime { lines.append("  when:    \(when)") }
+        if let location = report.location {
+            let accuracy = location.accuracy.map { String(format: " ± %.0f m", $0) } ?? ""
+            lines.append(String(format: "  where:   %.6f, %.6f", location.latitude, location.longitude) + accuracy)
+        } else {
+            lines.append("  where:   no location recorded")
+        }
+        if let device = report.device { lines.append("  device:  \(device)") }
+        if let generator = report.claimGenerator, !generator.isEmpty { lines.append("  made by: \(generator)") }
+        if detailed {
+            for (index, manifest) in report.manifests.enumerated() {
+                lines += manifestLines(manifest, role: index == 0 ? "active manifest" : "ingredient manifest")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func manifestLines(_ manifest: ManifestSummary, role: String) -> [String] {
+        var lines = ["", "\(role)\(manifest.isUpdate ? " (update)" : ""): \(manifest.label)"]
+        if let generator = manifest.claimGenerator, !generator.isEmpty { lines.append("  claim generator: \(generator)") }
+        if let version = manifest.claimVersion { lines.append("  claim version:   \(version)") }
+        if let title = manifest.title { lines.append("  title:           \(title)") }
+        if let signer = manifest.signer {
+            lines.append("  signed by:       \(signer.subject.oneLine) (\(signer.algorithm), issued by \(signer.issuer.oneLine))")
+            lines.append("  certificate:     \(Output.iso8601(signer.notBefore)) – \(Output.iso8601(signer.notAfter))")
+            lines.append("  time-stamp:      " + (signer.timeStamp.map(Output.iso8601) ?? "none trusted"))
+        }
+        for action in manifest.actions {
+            let details = [action.when, action.digitalSourceType].compactMap { $0 }
+            lines.append("  action:          \(action.action)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"))
+        }
+        for label in manifest.assertions { lines.append("  assertion:       \(label)") }
+        for identity in manifest.identities { lines.append("  identity:        \(identity)") }
+        for ingredient in manifest.ingredients {
+            let what = [ingredient.relationship, ingredient.manifest.map { "manifest \($0)" } ?? "no manifest"].compactMap { $0 }
+            lines.append("  ingredient:      \(ingredient.title ?? "untitled") (\(what.joined(separator: ", ")))")
+        }
+        return lines
+    }
+}
