@@ -9,7 +9,9 @@ final class Recording: @unchecked Sendable {
     let name: String
     let uid: UInt32
     weak var session: Session?
-    let facts: VideoSigning.Facts
+    /// Changed by the camera thread while recording (see recorded(withDigitalZoom:)); read on
+    /// the loop once the recording has ended.
+    private(set) var facts: VideoSigning.Facts
     let fix: LocationFix?
     let path: String
     let encoding: VideoEncoding
@@ -30,6 +32,19 @@ final class Recording: @unchecked Sendable {
         self.fix = fix
         self.path = path
         self.encoding = encoding
+    }
+
+    /// Camera thread, after each recorded frame. A zoom that changes while recording has no one
+    /// ratio: exif:DigitalZoomRatio says the largest any recorded frame was made with — how far
+    /// the picture was at most enlarged — and the facts kept for recovery follow it.
+    func recorded(withDigitalZoom ratio: Double?) {
+        guard let ratio, ratio > (facts.digitalZoomRatio ?? 1) else { return }
+        facts.digitalZoomRatio = ratio
+        do {
+            try RecordingFacts(facts: facts, fix: fix).write(besides: path)
+        } catch {
+            Log.warning("video \(name): the zoom of \(ratio) is not in the facts kept for recovery: \(error)")
+        }
     }
 
     /// Camera thread.
@@ -100,6 +115,7 @@ extension LensService {
                     try recorder.append(frame)
                     rig.frames.deliver(frame)
                 }
+                recording.recorded(withDigitalZoom: camera.state.videoDigitalZoomRatio)
             } catch {
                 return end(LensError.from(error))
             }

@@ -52,7 +52,7 @@ struct EventJSON: Encodable {
             (size, mime, duration_s, frames, recovered, reason) = (info.size, info.mime, info.duration, info.frames,
                                                                    info.recovered, info.reason)
         case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped: break
-        case .failed(let error), .videoRecordingFailed(let error), .disconnected(let error):
+        case .failed(let error), .controlFailed(_, let error), .videoRecordingFailed(let error), .disconnected(let error):
             (self.error, message) = (error.name, error.message)
         case .zoomFactorChanged(let factor):
             zoom_factor = factor
