@@ -35,6 +35,13 @@ extension LensCamera {
         return try LensDevice(try Fields(reply.first, "ChangeCamera's device"))
     }
 
+    /// Switches to the camera at `path` (from `devices()`), external ones too, as the SDK's
+    /// choice from its list of cameras; returns it. `.notFound` for a path lensd does not list.
+    public func changeCamera(to path: String) throws(LensClientError) -> LensDevice {
+        let reply = try controlCall("SelectCamera", .camera, [.string(path)])
+        return try LensDevice(try Fields(reply.first, "SelectCamera's device"))
+    }
+
     /// Absolute zoom, 1 or more; clamped to the camera's maximum. Ends a pinch gesture.
     /// Returns the factor in use.
     public func setZoomFactor(_ factor: Double) throws(LensClientError) -> Double {

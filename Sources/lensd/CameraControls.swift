@@ -24,14 +24,15 @@ extension LensService {
 
     var currentState: CameraState? { cameraStates.indices.contains(currentCamera) ? cameraStates[currentCamera] : nil }
 
-    /// ChangeCamera: the camera facing the other way (CameraSelection); the claim moves with it.
-    func switchCamera(for session: Session, reply: DeferredReply, then: @escaping (CameraState) -> Void) {
-        let positions = cameraStates.map(\.description.position)
-        guard let new = CameraSelection.toggled(from: currentCamera, positions) else {
-            let other = currentState?.description.position == .back ? "front" : "back"
-            return controlFailed(.unsupported("there is no \(other) camera to switch to (other cameras: ListDevices)"),
-                                 session: session, reply: reply)
+    /// ChangeCamera (`path` nil): the camera facing the other way (CameraSelection); SelectCamera:
+    /// the camera at `path`. The claim moves with it.
+    func switchCamera(to path: String?, for session: Session, reply: DeferredReply, then: @escaping (CameraState) -> Void) {
+        let new: Int
+        switch target(path) {
+        case .success(let index): new = index
+        case .failure(let error): return controlFailed(error, session: session, reply: reply)
         }
+        guard new != currentCamera else { return reply.reply([Wire.device(cameraStates[new])]) }
         let old = currentCamera
         let then = LoopBound(then)
         rig.run(on: old, { $0.close() }) { _, _ in }
@@ -51,6 +52,21 @@ extension LensService {
                 then.value(state)
             }
         }
+    }
+
+    private func target(_ path: String?) -> Result<Int, LensError> {
+        guard let path else {
+            let positions = cameraStates.map(\.description.position)
+            guard let index = CameraSelection.toggled(from: currentCamera, positions) else {
+                let other = currentState?.description.position == .back ? "front" : "back"
+                return .failure(.unsupported("there is no \(other) camera to switch to (others: ListDevices, then SelectCamera)"))
+            }
+            return .success(index)
+        }
+        guard let index = cameraStates.firstIndex(where: { $0.description.path == path }) else {
+            return .failure(.notFound("lensd has no camera at \(path.prefix(256)); see ListDevices"))
+        }
+        return .success(index)
     }
 
     /// A control that failed: the error reply, then Failed to its session.

@@ -70,7 +70,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             case "ReadResult": return try readResult(call)
             case "SetFlashMode": return try setFlashMode(call)
             case "ToggleFlash": return try toggleFlash(call)
-            case "ChangeCamera": return try changeCamera(call)
+            case "ChangeCamera": return try changeCamera(call, to: nil)
+            case "SelectCamera": return try changeCamera(call, to: call.arguments.first?.stringValue ?? "")
             case "SetZoomFactor": return try setZoomFactor(call, relative: false)
             case "Zoom": return try setZoomFactor(call, relative: true)
             case "FocusAt": return try focusAt(call)
@@ -91,7 +92,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
 
     /// The camera controls: a failure also goes out as Failed, as the SDK's control callbacks
     /// carry their error, so that a client driven by signals learns of it.
-    static let controls: Set<String> = ["SetFlashMode", "ToggleFlash", "ChangeCamera", "SetZoomFactor", "Zoom", "FocusAt"]
+    static let controls: Set<String> = ["SetFlashMode", "ToggleFlash", "ChangeCamera", "SelectCamera", "SetZoomFactor", "Zoom",
+                                         "FocusAt"]
 
     func get(property: String, sender: String) throws -> BusValue {
         do { try authorize(sender) } catch { throw LensError.from(error).busError }
@@ -251,7 +253,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         return .deferred(reply)
     }
 
-    private func changeCamera(_ call: MethodCall) throws -> MethodResult {
+    /// ChangeCamera (`path` nil: the back/front toggle) or SelectCamera (the camera at `path`).
+    private func changeCamera(_ call: MethodCall, to path: String?) throws -> MethodResult {
         try requireClaim()
         guard !isRecording else {
             throw LensError.busy("changing the camera is not possible while recording video: a recording's encoder and "
@@ -259,7 +262,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         }
         let reply = DeferredReply(for: call)
         pinch.end()
-        service.switchCamera(for: self, reply: reply) { [weak self] state in
+        service.switchCamera(to: path, for: self, reply: reply) { [weak self] state in
             self?.emit("DeviceChanged", [Wire.device(state)])
             self?.deviceStateChanged()
         }

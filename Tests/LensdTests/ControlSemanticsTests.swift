@@ -37,6 +37,26 @@ final class ControlSemanticsTests: LensdTestCase {
         }
     }
 
+    /// Any listed camera is reached by its path from ListDevices; others are NotFound.
+    func testSelectCameraSwitchesToTheListedPath() throws {
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        let paths = try XCTUnwrap(c.callManager("ListDevices").first?.arrayValue).compactMap { $0.vardictValue?["path"]?.stringValue }
+        XCTAssertEqual(paths, ["synthetic:back", "synthetic:front"])
+        let front = try XCTUnwrap(try c.call(s, "SelectCamera", [.string("synthetic:front")]).first?.vardictValue)
+        XCTAssertEqual(front["position"]?.stringValue, "front")
+        XCTAssertEqual(try c.waitForSignal("DeviceChanged", path: s).arguments.first?.vardictValue?["path"]?.stringValue,
+                       "synthetic:front")
+        XCTAssertEqual(try c.call(s, "SelectCamera", [.string("synthetic:front")]).first?.vardictValue?["path"]?.stringValue,
+                       "synthetic:front")
+        XCTAssertThrowsError(try c.call(s, "SelectCamera", [.string("/dev/video9")])) {
+            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.NotFound")
+        }
+        XCTAssertEqual(try c.waitForSignal("Failed", path: s).arguments.first?.stringValue, "org.lensd.Lens1.Error.NotFound")
+        XCTAssertEqual(try c.get(s, "CurrentDevice").vardictValue?["path"]?.stringValue, "synthetic:front")
+    }
+
     /// A control that fails answers with the error and then also emits Failed with the same
     /// name and message, so a client that only listens to signals learns of it.
     func testAFailedControlAlsoEmitsFailed() throws {
