@@ -56,14 +56,16 @@ extension LensCamera {
         try Reply.single(try controlCall("Zoom", .zoom, [.double(scale)]), "Zoom") { $0.doubleValue }
     }
 
-    /// Focuses at a normalized point; returns the point the camera actually used. Throws
-    /// `.setFocusFailed` when the camera cannot, `.invalidArgument` outside 0...1.
-    public func focus(at point: LensPoint) throws(LensClientError) -> LensPoint {
+    /// Focuses at a normalized point; returns the point the camera actually used, which is the
+    /// centre when the camera can only focus its own area (`isFallback`). Throws
+    /// `.setFocusFailed` when the camera cannot focus at all, `.invalidArgument` outside 0...1.
+    @discardableResult
+    public func focus(at point: LensPoint) throws(LensClientError) -> LensFocusResult {
         let reply = try controlCall("FocusAt", .focus, [.double(point.x), .double(point.y)])
         guard reply.count == 2, let x = reply[0].doubleValue, let y = reply[1].doubleValue else {
             throw .internal("FocusAt answered \(reply)")
         }
-        return LensPoint(x: x, y: y)
+        return LensFocusResult(point: LensPoint(x: x, y: y), requested: point)
     }
 
     /// The worst fix this session accepts, in metres (3...1500). False, and nothing changes,

@@ -32,7 +32,10 @@ final class ClientCallbackTests: LensdTestCase {
         XCTAssertEqual(try camera.currentDevice?.videoZoomFactor, 3)
 
         let point = LensPoint(x: 0.25, y: 0.75)
-        XCTAssertEqual(try camera.focus(at: point), point)
+        // The synthetic camera focuses at the point itself: no fallback.
+        let focused = try camera.focus(at: point)
+        XCTAssertEqual(focused.point, point)
+        XCTAssertFalse(focused.isFallback)
         try delegate.wait(for: "focus") { $0 == .focus(point) }
         var refusal: LensClientError?
         XCTAssertThrowsError(try camera.focus(at: LensPoint(x: 1.5, y: 0))) {

@@ -75,7 +75,7 @@ private enum Change {
         case .flash(nil): return SetJSON(setting: "flash", flashMode: try camera.toggleFlash().rawValue)
         case .zoom(let value, let pinch):
             return SetJSON(setting: "zoom", zoomFactor: pinch ? try camera.zoom(by: value) : try camera.setZoomFactor(value))
-        case .focus(let point): return SetJSON(setting: "focus", point: PointJSON(try camera.focus(at: point)))
+        case .focus(let point): return SetJSON(setting: "focus", point: PointJSON(try camera.focus(at: point).point))
         case .camera(let wanted):
             return SetJSON(setting: "camera", device: DeviceJSON(try CameraSelection.select(wanted, on: camera)))
         }
