@@ -19,6 +19,29 @@ final class ContractTests: LensdTestCase {
         for (mine, theirs) in zip(live, contract) { XCTAssertEqual(mine, theirs) }
     }
 
+    /// Every member of the contract is described in the comment before it, which names it and
+    /// each of its arguments (`@name:`), as gdbus-codegen reads documentation.
+    func testEveryMemberAndArgumentIsDocumented() throws {
+        let contract = try Contract.shipped()
+        XCTAssertGreaterThan(contract.members.count, 40)
+        for member in contract.members {
+            let key = "\(member.interface).\(member.name)"
+            guard let text = contract.documentation[key] else {
+                XCTFail("\(key) has no comment before it")
+                continue
+            }
+            XCTAssertTrue(text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("\(member.name):"),
+                          "\(key): the comment should start with \"\(member.name):\"")
+            let described = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("@") && !$0.hasPrefix("\(member.name):") }
+            XCTAssertFalse(described.isEmpty, "\(key) has no description")
+            let arguments = Set(member.details.compactMap { $0.split(separator: " ").last.map(String.init) })
+            for argument in arguments where member.kind != .property {
+                XCTAssertTrue(text.contains("@\(argument):"), "\(key): argument \(argument) is not described")
+            }
+        }
+    }
+
     /// lensd's error names are listed in lensd's LensError, in LensClient's LensClientError (the
     /// two share no module) and in the contract's header comment, which also lists the reserved
     /// ones (not sent yet). The three agree both ways: the contract's sent names are exactly

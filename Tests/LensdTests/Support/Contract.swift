@@ -22,6 +22,8 @@ struct Contract {
     }
 
     var members: [Member]
+    /// The comment right before each member ("Interface.Member" → text), gdbus-codegen's doc format.
+    var documentation: [String: String]
 
     init(xml data: Data) throws {
         let parser = XMLParser(data: data)
@@ -29,6 +31,7 @@ struct Contract {
         parser.delegate = collector
         guard parser.parse() else { throw TestToolError("cannot parse introspection XML: \(String(describing: parser.parserError))") }
         members = collector.members
+        documentation = collector.documentation
     }
 
     static func shipped() throws -> Contract {
@@ -39,11 +42,19 @@ struct Contract {
 
     private final class Collector: NSObject, XMLParserDelegate {
         var members: [Member] = []
+        var documentation: [String: String] = [:]
         private var interface = ""
         private var current: Member?
+        private var lastComment: String?
+
+        func parser(_ parser: XMLParser, foundComment comment: String) { lastComment = comment }
 
         func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
+            if ["method", "signal", "property"].contains(element), let lastComment {
+                documentation["\(interface).\(attributes["name"] ?? "")"] = lastComment
+            }
+            if element != "arg" && element != "annotation" { lastComment = nil }
             switch element {
             case "interface": interface = attributes["name"] ?? ""
             case "method", "signal":
