@@ -15,6 +15,9 @@ final class Recording: @unchecked Sendable {
     let fix: LocationFix?
     let path: String
     let encoding: VideoEncoding
+    /// The camera's digital zoom applies to its video frames (the synthetic camera): the zoom of
+    /// each recorded frame is then looked at; other cameras record frames as the device delivers them.
+    let tracksDigitalZoom: Bool
     /// Set on the loop (StopVideoCapture, the claim ending); read by the camera thread between frames.
     let stopRequested = Atomic<Bool>(false)
     /// What VideoRecordingProgress shows, updated by the camera thread after every frame.
@@ -24,7 +27,7 @@ final class Recording: @unchecked Sendable {
     private var recorder: VideoRecorder?
 
     init(name: String, uid: UInt32, session: Session, facts: VideoSigning.Facts, fix: LocationFix?, path: String,
-         encoding: VideoEncoding) {
+         encoding: VideoEncoding, tracksDigitalZoom: Bool) {
         self.name = name
         self.uid = uid
         self.session = session
@@ -32,6 +35,7 @@ final class Recording: @unchecked Sendable {
         self.fix = fix
         self.path = path
         self.encoding = encoding
+        self.tracksDigitalZoom = tracksDigitalZoom
     }
 
     /// Camera thread, after each recorded frame. A zoom that changes while recording has no one
@@ -82,7 +86,8 @@ extension LensService {
             throw LensError.internal("cannot prepare the recording: \(error)")
         }
         let recording = Recording(name: name, uid: session.uid, session: session, facts: facts, fix: fix, path: path,
-                                  encoding: configuration.videoEncoding)
+                                  encoding: configuration.videoEncoding,
+                                  tracksDigitalZoom: state.digitalZoom && state.zoomAppliesToVideo)
         self.recording = recording
         Log.info("video \(name): recording for \(Authorizer.userName(session.uid))")
         session.recordingChanged(true)
@@ -115,7 +120,7 @@ extension LensService {
                     try recorder.append(frame)
                     rig.frames.deliver(frame)
                 }
-                recording.recorded(withDigitalZoom: camera.state.videoDigitalZoomRatio)
+                if recording.tracksDigitalZoom { recording.recorded(withDigitalZoom: camera.state.videoDigitalZoomRatio) }
             } catch {
                 return end(LensError.from(error))
             }
