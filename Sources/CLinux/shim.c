@@ -3,6 +3,7 @@
 #include "CLinux.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <signal.h>
@@ -47,6 +48,10 @@ int lens_pipe_nonblocking_writer(int fds[2]) {
 
 int lens_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+int lens_malloc_trim(void) {
+    return malloc_trim(0);
 }
 
 int lens_block_sigpipe(void) {

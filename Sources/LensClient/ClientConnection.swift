@@ -98,8 +98,11 @@ final class ClientConnection: @unchecked Sendable {
 
     /// Calls a method of lensd and blocks until it answers (or `timeout` passes). From any
     /// thread but the loop's own.
+    /// `onError` runs on the loop thread when lensd answers with an error, before any signal
+    /// lensd sent after that answer is handed on.
     func call(path: String, interface: String, member: String, arguments: [BusValue] = [],
-              timeout: Duration = .seconds(25)) throws(LensClientError) -> [BusValue] {
+              timeout: Duration = .seconds(25),
+              onError: (@Sendable (LensClientError) -> Void)? = nil) throws(LensClientError) -> [BusValue] {
         precondition(!loop.isOnLoopThread, "LensCamera calls block; they cannot run on its bus thread")
         let waiter = ReplyWaiter()
         let id = ObjectIdentifier(waiter)
@@ -115,7 +118,9 @@ final class ClientConnection: @unchecked Sendable {
             do {
                 try bus.callAsync(destination: Lens1.busName, path: path, interface: interface, member: member,
                                   arguments: arguments, timeout: timeout) { answer in
-                    waiter.finish(answer.mapError { LensClientError($0) })
+                    let answer = answer.mapError { LensClientError($0) }
+                    if case .failure(let error) = answer { onError?(error) }
+                    waiter.finish(answer)
                 }
             } catch let error as BusError {
                 waiter.finish(.failure(LensClientError(error)))

@@ -11,6 +11,9 @@ final class EventDelivery: @unchecked Sendable {  // the weak references and `fi
     private weak var currentDelegate: (any LensCameraDelegate)?
     private weak var camera: LensCamera?
     private var finished = false
+    /// Control calls lensd answered with an error: its Failed signal, which follows the answer,
+    /// belongs to that control.
+    private var failedControls: [(control: LensControl, error: LensClientError)] = []
 
     init(delegate: (any LensCameraDelegate)?, queue delegateQueue: DispatchQueue) {
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
@@ -28,8 +31,16 @@ final class EventDelivery: @unchecked Sendable {  // the weak references and `fi
         lock.withLock { self.camera = camera }
     }
 
+    /// On the bus thread, as lensd's error answer to a control call arrives.
+    /// Only lensd's own errors come as Failed too (not a timeout, nor the bus's refusal).
+    func controlFailed(_ control: LensControl, _ error: LensClientError) {
+        guard LensClientError.lensErrorNames.contains(error.name) else { return }
+        lock.withLock { failedControls.append((control, error)) }
+    }
+
     /// On the bus thread. Nothing follows `.disconnected`.
-    func deliver(_ event: LensEvent) {
+    func deliver(_ signalled: LensEvent) {
+        let event = attributed(signalled)
         let isLast: Bool
         if case .disconnected = event { isLast = true } else { isLast = false }
         guard lock.withLock({ () -> Bool in
@@ -39,6 +50,15 @@ final class EventDelivery: @unchecked Sendable {  // the weak references and `fi
         continuation.yield(event)
         if isLast { continuation.finish() }
         queue.async { self.callDelegate(with: event) }
+    }
+
+    /// A Failed with the error a control call was just answered with is that control's.
+    private func attributed(_ event: LensEvent) -> LensEvent {
+        guard case .failed(let error) = event else { return event }
+        return lock.withLock {
+            guard let index = failedControls.firstIndex(where: { $0.error == error }) else { return event }
+            return .controlFailed(failedControls.remove(at: index).control, error)
+        }
     }
 
     /// Ends the stream when the camera is closed by its owner.
@@ -61,10 +81,14 @@ final class EventDelivery: @unchecked Sendable {  // the weak references and `fi
         case .captureDisabled(let reasons): delegate.captureDisabled(reasons: reasons)
         case .captureEnabled: delegate.captureEnabled()
         case .failed(let error): delegate.didFailWithError(error)
-        case .zoomFactorChanged(let factor): delegate.didChangeZoomFactor(factor)
-        case .focusedOnPoint(let point): delegate.didFocusOnPoint(point)
-        case .deviceChanged(let device): delegate.didChangeCamera(device)
-        case .flashModeChanged(let mode): delegate.didChangeFlashMode(mode)
+        case .controlFailed(.zoom, let error): delegate.didChangeZoomFactor(nil, error: error)
+        case .controlFailed(.focus, let error): delegate.didFocusOnPoint(nil, error: error)
+        case .controlFailed(.camera, let error): delegate.didChangeCamera(nil, error: error)
+        case .controlFailed(.flashMode, let error): delegate.didChangeFlashMode(nil, error: error)
+        case .zoomFactorChanged(let factor): delegate.didChangeZoomFactor(factor, error: nil)
+        case .focusedOnPoint(let point): delegate.didFocusOnPoint(point, error: nil)
+        case .deviceChanged(let device): delegate.didChangeCamera(device, error: nil)
+        case .flashModeChanged(let mode): delegate.didChangeFlashMode(mode, error: nil)
         case .subjectAreaChanged: delegate.subjectAreaDidChange()
         case .locationChanged(let location): delegate.didUpdateLocation(location)
         case .videoRecordingStarted: delegate.didStartRecordingVideo()

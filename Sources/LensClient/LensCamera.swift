@@ -136,6 +136,14 @@ public final class LensCamera: @unchecked Sendable {  // immutable; ClientConnec
         try connection.call(path: sessionPath, interface: Lens1.sessionInterface, member: member, arguments: arguments)
     }
 
+    /// A control call: lensd's error answer also comes as a Failed signal, which is delivered as
+    /// this control's (LensEvent.controlFailed).
+    func controlCall(_ member: String, _ control: LensControl, _ arguments: [BusValue] = []) throws(LensClientError) -> [BusValue] {
+        let delivery = delivery
+        return try connection.call(path: sessionPath, interface: Lens1.sessionInterface, member: member, arguments: arguments,
+                                   onError: { delivery.controlFailed(control, $0) })
+    }
+
     func managerCall(_ member: String, _ arguments: [BusValue] = []) throws(LensClientError) -> [BusValue] {
         try connection.call(path: Lens1.managerPath, interface: Lens1.managerInterface, member: member, arguments: arguments)
     }

@@ -19,6 +19,14 @@ public protocol LensCameraDelegate: AnyObject {
     func captureEnabled()
     /// Failed: a capture failed after BeginCapture had answered.
     func didFailWithError(_ error: LensClientError)
+    /// The control callbacks, SDK style `(value?, error?)`: the new value (ZoomFactorChanged,
+    /// FocusedOnPoint, DeviceChanged, FlashModeChanged), or nil and the error lensd refused the
+    /// change with (its Failed signal). Their defaults call the value-only forms below, so a
+    /// delegate written for those keeps working; one that wants errors implements these.
+    func didChangeZoomFactor(_ factor: Double?, error: LensClientError?)
+    func didFocusOnPoint(_ point: LensPoint?, error: LensClientError?)
+    func didChangeCamera(_ device: LensDevice?, error: LensClientError?)
+    func didChangeFlashMode(_ mode: LensFlashMode?, error: LensClientError?)
     /// ZoomFactorChanged
     func didChangeZoomFactor(_ factor: Double)
     /// FocusedOnPoint: the point the camera actually used.
@@ -65,6 +73,10 @@ extension LensCameraDelegate {
     public func captureDisabled(reasons: [LensDisabledReason]) {}
     public func captureEnabled() {}
     public func didFailWithError(_ error: LensClientError) {}
+    public func didChangeZoomFactor(_ factor: Double?, error: LensClientError?) { if let factor { didChangeZoomFactor(factor) } }
+    public func didFocusOnPoint(_ point: LensPoint?, error: LensClientError?) { if let point { didFocusOnPoint(point) } }
+    public func didChangeCamera(_ device: LensDevice?, error: LensClientError?) { if let device { didChangeCamera(device) } }
+    public func didChangeFlashMode(_ mode: LensFlashMode?, error: LensClientError?) { if let mode { didChangeFlashMode(mode) } }
     public func didChangeZoomFactor(_ factor: Double) {}
     public func didFocusOnPoint(_ point: LensPoint) {}
     public func didChangeCamera(_ device: LensDevice) {}

@@ -10,7 +10,6 @@ public enum LensClientError: Error, Sendable, Equatable, CustomStringConvertible
     case timestamp(String)
     case cameraSessionFailed(String)
     case imageSigningFailed(String)
-    case airplaneMode(String)
     case cameraPermissionDenied(String)
     case microphonePermissionDenied(String)
     case locationPermissionDenied(String)
@@ -31,16 +30,20 @@ public enum LensClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// Any other D-Bus error, by its name (e.g. org.freedesktop.DBus.Error.InvalidArgs).
     case bus(name: String, message: String)
 
-    /// lensd's errors by the last component of their D-Bus name.
+    /// lensd's errors by the last component of their D-Bus name: those it sends and those the
+    /// contract reserves (Timestamp, MicrophonePermissionDenied, LocationPermissionDenied).
     private static let lensErrors: [String: @Sendable (String) -> LensClientError] = [
         "Internal": LensClientError.internal, "Enrollment": enrollment, "Timestamp": timestamp,
         "CameraSessionFailed": cameraSessionFailed, "ImageSigningFailed": imageSigningFailed,
-        "AirplaneMode": airplaneMode, "CameraPermissionDenied": cameraPermissionDenied,
+        "CameraPermissionDenied": cameraPermissionDenied,
         "MicrophonePermissionDenied": microphonePermissionDenied,
         "LocationPermissionDenied": locationPermissionDenied, "SetFocusFailed": setFocusFailed,
         "NotAuthorized": notAuthorized, "Busy": busy, "NotStarted": notStarted, "NotFound": notFound,
         "InvalidArgument": invalidArgument, "Unsupported": unsupported, "CaptureDisabled": captureDisabled,
     ]
+
+    /// The names of lensd's errors this client reads as themselves.
+    static var lensErrorNames: [String] { Array(lensErrors.keys) }
 
     /// The bus's own errors that mean one of the client cases. Their messages are written for
     /// D-Bus developers (a policy rule dump, ".service files"): a person gets the cause and what to do.
@@ -92,7 +95,6 @@ public enum LensClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .timestamp(let m): ("Timestamp", m)
         case .cameraSessionFailed(let m): ("CameraSessionFailed", m)
         case .imageSigningFailed(let m): ("ImageSigningFailed", m)
-        case .airplaneMode(let m): ("AirplaneMode", m)
         case .cameraPermissionDenied(let m): ("CameraPermissionDenied", m)
         case .microphonePermissionDenied(let m): ("MicrophonePermissionDenied", m)
         case .locationPermissionDenied(let m): ("LocationPermissionDenied", m)

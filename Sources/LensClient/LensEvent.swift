@@ -13,6 +13,9 @@ public enum LensEvent: Sendable, Equatable {
     case captureEnabled
     /// Failed: a capture (or its signing or storing) failed after BeginCapture had answered.
     case failed(LensClientError)
+    /// Failed, for a control change of this camera that lensd refused (the call threw the same
+    /// error): the SDK's control callbacks carry it as their error.
+    case controlFailed(LensControl, LensClientError)
     case zoomFactorChanged(Double)
     case focusedOnPoint(LensPoint)
     case deviceChanged(LensDevice)
@@ -54,7 +57,7 @@ public enum LensEvent: Sendable, Equatable {
         case .photoSigned: "PhotoSigned"
         case .captureDisabled: "CaptureDisabled"
         case .captureEnabled: "CaptureEnabled"
-        case .failed: "Failed"
+        case .failed, .controlFailed: "Failed"
         case .zoomFactorChanged: "ZoomFactorChanged"
         case .focusedOnPoint: "FocusedOnPoint"
         case .deviceChanged: "DeviceChanged"

@@ -10,7 +10,9 @@ struct CLIBench {
     var binaries: URL
 
     init(_ argv: [String]) throws {
-        binaries = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        // The running executable itself: a relative argv[0] through .build/debug was seen to resolve to another checkout's build.
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        binaries = URL(fileURLWithPath: executable).deletingLastPathComponent()
         var rest = argv[...]
         while let arg = rest.popFirst() {
             switch arg {

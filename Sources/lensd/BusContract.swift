@@ -53,6 +53,7 @@ enum BusContract {
             M(name: "SetFlashMode", inSignature: "s", inNames: ["mode"], outSignature: "", outNames: []),
             M(name: "ToggleFlash", inSignature: "", inNames: [], outSignature: "s", outNames: ["mode"]),
             M(name: "ChangeCamera", inSignature: "", inNames: [], outSignature: "a{sv}", outNames: ["device"]),
+            M(name: "SelectCamera", inSignature: "s", inNames: ["path"], outSignature: "a{sv}", outNames: ["device"]),
             M(name: "SetZoomFactor", inSignature: "d", inNames: ["factor"], outSignature: "d", outNames: ["factor"]),
             M(name: "Zoom", inSignature: "d", inNames: ["scale"], outSignature: "d", outNames: ["factor"]),
             M(name: "FocusAt", inSignature: "dd", inNames: ["x", "y"], outSignature: "dd", outNames: ["x", "y"]),

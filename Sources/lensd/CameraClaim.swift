@@ -38,7 +38,10 @@ extension LensService {
         endPreview(of: session)
         // Ending the claim ends the recording; it is still finalized, signed and published.
         recording?.stopRequested.store(true, ordering: .relaxed)
-        rig.run(on: currentCamera, { $0.close() }) { _, _ in }
+        rig.run(on: currentCamera, { camera in
+            camera.close()
+            FreedMemory.giveBack()
+        }) { _, _ in }
         grantToNextWaiter()
     }
 

@@ -4,8 +4,9 @@ import LensCore
 
 /// Camera controls and the claim's device, run on the camera thread and answered when done.
 extension LensService {
-    /// Runs a control on the camera thread and answers the call when it is done.
-    func control<T: Sendable>(_ body: @escaping @Sendable (any Camera) throws -> T,
+    /// Runs a control on the camera thread and answers the call when it is done; a failure is
+    /// also sent to `session` as Failed, after the reply.
+    func control<T: Sendable>(_ body: @escaping @Sendable (any Camera) throws -> T, for session: Session,
                               reply: DeferredReply, then: @escaping (T) -> [BusValue]) {
         let index = currentCamera
         let then = LoopBound(then)
@@ -15,7 +16,7 @@ extension LensService {
                 self.record(state, forCamera: index)
                 switch result {
                 case .success(let value): reply.reply(then.value(value))
-                case .failure(let error): reply.fail(LensError.from(error).busError)
+                case .failure(let error): controlFailed(LensError.from(error), session: session, reply: reply)
                 }
             }
         }
@@ -23,20 +24,23 @@ extension LensService {
 
     var currentState: CameraState? { cameraStates.indices.contains(currentCamera) ? cameraStates[currentCamera] : nil }
 
-    /// ChangeCamera: the next camera in the list; the claim moves with it.
-    func switchCamera(reply: DeferredReply, then: @escaping (CameraState) -> Void) {
-        guard cameraStates.count > 1 else {
-            reply.fail(LensError.unsupported("there is only one camera").busError)
-            return
+    /// ChangeCamera (`path` nil): the camera facing the other way (CameraSelection); SelectCamera:
+    /// the camera at `path`. The claim moves with it.
+    func switchCamera(to path: String?, for session: Session, reply: DeferredReply, then: @escaping (CameraState) -> Void) {
+        let new: Int
+        switch target(path) {
+        case .success(let index): new = index
+        case .failure(let error): return controlFailed(error, session: session, reply: reply)
         }
-        let old = currentCamera, new = (currentCamera + 1) % cameraStates.count
+        guard new != currentCamera else { return reply.reply([Wire.device(cameraStates[new])]) }
+        let old = currentCamera
         let then = LoopBound(then)
         rig.run(on: old, { $0.close() }) { _, _ in }
         rig.run(on: new, { try $0.open() }) { [weak self] result, state in
             self?.loop.post { [weak self] in
                 guard let self else { return }
                 if case .failure(let error) = result {
-                    reply.fail(LensError.from(error).busError)
+                    controlFailed(LensError.from(error), session: session, reply: reply)
                     self.rig.run(on: old, { try $0.open() }) { _, _ in }
                     return
                 }
@@ -48,6 +52,27 @@ extension LensService {
                 then.value(state)
             }
         }
+    }
+
+    private func target(_ path: String?) -> Result<Int, LensError> {
+        guard let path else {
+            let positions = cameraStates.map(\.description.position)
+            guard let index = CameraSelection.toggled(from: currentCamera, positions) else {
+                let other = currentState?.description.position == .back ? "front" : "back"
+                return .failure(.unsupported("there is no \(other) camera to switch to (others: ListDevices, then SelectCamera)"))
+            }
+            return .success(index)
+        }
+        guard let index = cameraStates.firstIndex(where: { $0.description.path == path }) else {
+            return .failure(.notFound("lensd has no camera at \(path.prefix(256)); see ListDevices"))
+        }
+        return .success(index)
+    }
+
+    /// A control that failed: the error reply, then Failed to its session.
+    private func controlFailed(_ error: LensError, session: Session, reply: DeferredReply) {
+        reply.fail(error.busError)
+        session.failed(error)
     }
 
     /// StartCaptureSession: the claim, then the device opened on its thread.

@@ -1,3 +1,5 @@
+import C2PA
+import Glibc
 import LensBus
 import LensCore
 
@@ -9,7 +11,6 @@ enum LensError: Error, Equatable {
     case cameraSessionFailed(String)
     case imageSigningFailed(String)
     case cameraPermissionDenied(String)
-    case locationPermissionDenied(String)
     case setFocusFailed(String)
     case notAuthorized(String)
     case busy(String)
@@ -28,7 +29,6 @@ enum LensError: Error, Equatable {
         case .cameraSessionFailed(let m): return BusError(Self.prefix + "CameraSessionFailed", m)
         case .imageSigningFailed(let m): return BusError(Self.prefix + "ImageSigningFailed", m)
         case .cameraPermissionDenied(let m): return BusError(Self.prefix + "CameraPermissionDenied", m)
-        case .locationPermissionDenied(let m): return BusError(Self.prefix + "LocationPermissionDenied", m)
         case .setFocusFailed(let m): return BusError(Self.prefix + "SetFocusFailed", m)
         case .notAuthorized(let m): return BusError(Self.prefix + "NotAuthorized", m)
         case .busy(let m): return BusError(Self.prefix + "Busy", m)
@@ -52,12 +52,36 @@ enum LensError: Error, Equatable {
         }
     }
 
-    /// Any error from lensd's own layers, mapped to the closest frozen name.
+    /// Any error from lensd's own layers, mapped to the closest frozen name. The switches over
+    /// each layer's kinds have no default, so a new kind must be given a name here to compile.
     static func from(_ error: Error) -> LensError {
         switch error {
         case let lens as LensError: return lens
         case let camera as CameraError: return LensError(camera)
+        case let storage as StorageError: return LensError(storage)
+        case let mp4 as MP4Error: return LensError(mp4)
+        case let recording as VideoRecordingError: return .cameraSessionFailed(recording.description)
+        case let c2pa as C2PAError: return .imageSigningFailed(c2pa.description)
         default: return .internal("\(error)")
+        }
+    }
+
+    /// A full disk or a result over the user's byte allowance is the `storage` reason's refusal.
+    init(_ error: StorageError) {
+        switch error.kind {
+        case .notFound: self = .notFound(error.message)
+        case .invalidArgument: self = .invalidArgument(error.message)
+        case .full: self = .captureDisabled("storage: \(error.message)")
+        case .io: self = .internal(error.message)
+        }
+    }
+
+    /// The muxer's errors: frames it cannot write came from the camera; a full disk is `storage`.
+    init(_ error: MP4Error) {
+        switch error.kind {
+        case .invalidArgument: self = .cameraSessionFailed(error.message)
+        case .io where error.errno == ENOSPC || error.errno == EDQUOT: self = .captureDisabled("storage: \(error.message)")
+        case .io, .notLensdFile, .malformed, .noCompleteFragment, .finished: self = .internal(error.message)
         }
     }
 }

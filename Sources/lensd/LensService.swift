@@ -69,6 +69,7 @@ final class LensService: @unchecked Sendable {
         authorizer = Authorizer(group: configuration.allowedGroup)
         rig = CameraRig(cameras)
         cameraStates = rig.initialStates()
+        currentCamera = CameraSelection.initial(cameraStates.map(\.description.position)) ?? 0
         enrollmentState = identity.state
         conditions = CaptureConditions(
             enrolled: identity.state == .enrolled, cameraAvailable: !cameras.isEmpty,
@@ -125,7 +126,7 @@ final class LensService: @unchecked Sendable {
         rig = CameraRig(CameraCatalog.v4l2Cameras(devices, configuration))
         old.stop()
         cameraStates = rig.initialStates()
-        currentCamera = devices.firstIndex { $0.path == currentPath } ?? 0
+        currentCamera = devices.firstIndex { $0.path == currentPath } ?? CameraSelection.initial(devices.map(\.position)) ?? 0
         cameraConnected = true
         refreshConditions()
     }

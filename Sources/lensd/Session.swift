@@ -24,6 +24,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     private var registration: BusRegistration?
     private var tracking: BusRegistration?
     private var subjectWatch: SubjectWatch?
+    private var pinch = PinchGesture()
 
     init(service: LensService, number: Int, owner: String, uid: UInt32, accuracy: Double, persistent: Bool) {
         self.service = service
@@ -57,8 +58,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     let interface = BusContract.session
 
     func call(_ call: MethodCall) -> MethodResult {
+        do { try authorize(call.sender) } catch { return .error(LensError.from(error).busError) }
         do {
-            try authorize(call.sender)
             switch call.member {
             case "StartCaptureSession": return startCaptureSession(call)
             case "WaitForCamera": return try waitForCamera(call)
@@ -69,7 +70,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             case "ReadResult": return try readResult(call)
             case "SetFlashMode": return try setFlashMode(call)
             case "ToggleFlash": return try toggleFlash(call)
-            case "ChangeCamera": return try changeCamera(call)
+            case "ChangeCamera": return try changeCamera(call, to: nil)
+            case "SelectCamera": return try changeCamera(call, to: call.arguments.first?.stringValue ?? "")
             case "SetZoomFactor": return try setZoomFactor(call, relative: false)
             case "Zoom": return try setZoomFactor(call, relative: true)
             case "FocusAt": return try focusAt(call)
@@ -81,9 +83,17 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             default: return .error(BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)"))
             }
         } catch {
-            return .error(LensError.from(error).busError)
+            let failure = LensError.from(error)
+            // After the reply (the loop sends it when call returns), so a client sees the reply first.
+            if Self.controls.contains(call.member) { service.loop.post { [weak self] in self?.failed(failure) } }
+            return .error(failure.busError)
         }
     }
+
+    /// The camera controls: a failure also goes out as Failed, as the SDK's control callbacks
+    /// carry their error, so that a client driven by signals learns of it.
+    static let controls: Set<String> = ["SetFlashMode", "ToggleFlash", "ChangeCamera", "SelectCamera", "SetZoomFactor", "Zoom",
+                                         "FocusAt"]
 
     func get(property: String, sender: String) throws -> BusValue {
         do { try authorize(sender) } catch { throw LensError.from(error).busError }
@@ -214,7 +224,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
 
     private func applyFlash(_ mode: FlashMode, call: MethodCall, returnsMode: Bool) -> MethodResult {
         let reply = DeferredReply(for: call)
-        service.control({ try $0.setFlashMode(mode) }, reply: reply) { [weak self] in
+        service.control({ try $0.setFlashMode(mode) }, for: self, reply: reply) { [weak self] in
             self?.emit("FlashModeChanged", [.string(mode.rawValue)])
             self?.deviceStateChanged()
             return returnsMode ? [.string(mode.rawValue)] : []
@@ -222,29 +232,40 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         return .deferred(reply)
     }
 
-    private func changeCamera(_ call: MethodCall) throws -> MethodResult {
+    /// ChangeCamera (`path` nil: the back/front toggle) or SelectCamera (the camera at `path`).
+    private func changeCamera(_ call: MethodCall, to path: String?) throws -> MethodResult {
         try requireClaim()
-        try requireNotRecording("changing the camera")
+        guard !isRecording else {
+            throw LensError.busy("changing the camera is not possible while recording video: a recording's encoder and "
+                + "its manifest are bound to the camera it started on")
+        }
         let reply = DeferredReply(for: call)
-        service.switchCamera(reply: reply) { [weak self] state in
+        pinch.end()
+        service.switchCamera(to: path, for: self, reply: reply) { [weak self] state in
             self?.emit("DeviceChanged", [Wire.device(state)])
             self?.deviceStateChanged()
         }
         return .deferred(reply)
     }
 
+    /// SetZoomFactor is absolute. Zoom is a pinch: its scale is cumulative from the gesture's
+    /// start, so it multiplies the factor the gesture started at (see PinchGesture).
     private func setZoomFactor(_ call: MethodCall, relative: Bool) throws -> MethodResult {
         try requireClaim()
-        try requireNotRecording("zooming")
+        if isRecording, service.currentState?.zoomAppliesToVideo != true {
+            throw LensError.busy("zooming is not possible while recording on this camera: its digital zoom crops photos only, "
+                + "not the video frames it streams")
+        }
         guard let value = call.arguments.first?.doubleValue, value.isFinite, value > 0 else {
             throw LensError.invalidArgument(relative ? "the pinch scale must be a finite number above 0"
                                                      : "the zoom factor must be a finite number, 1 or more")
         }
-        let target = relative ? (service.currentState?.zoomFactor ?? 1) * value : value
-        let reply = DeferredReply(for: call)
+        let current = service.currentState?.zoomFactor ?? 1
         // A pinch past the ends clamps, as on the SDK; an absolute factor below 1 is an error.
-        let requested = relative ? max(1, target) : target
-        service.control({ try $0.setZoom(requested) }, reply: reply) { [weak self] factor in
+        let requested = relative ? max(1, pinch.factor(forScale: value, current: current)) : value
+        if !relative { pinch.end() }
+        let reply = DeferredReply(for: call)
+        service.control({ try $0.setZoom(requested) }, for: self, reply: reply) { [weak self] factor in
             self?.emit("ZoomFactorChanged", [.double(factor)])
             self?.deviceStateChanged()
             return [.double(factor)]
@@ -259,7 +280,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             throw LensError.invalidArgument("the focus point must be normalized: 0...1 on both axes")
         }
         let reply = DeferredReply(for: call)
-        service.control({ try $0.focus(atX: x, y: y) }, reply: reply) { [weak self] point in
+        service.control({ try $0.focus(atX: x, y: y) }, for: self, reply: reply) { [weak self] point in
             self?.emit("FocusedOnPoint", [.double(point.x), .double(point.y)])
             self?.watchSubject()
             return [.double(point.x), .double(point.y)]
@@ -375,11 +396,6 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             throw LensError.captureDisabled("capture is disabled: \(reasons.map(\.rawValue).joined(separator: ", "))"
                 + (reasons.contains(.location) ? " (no fix within \(Int(maximumLocationAccuracy)) m yet)" : ""))
         }
-    }
-
-    /// The frames' geometry and the camera stay fixed while recording: the manifest describes one device.
-    private func requireNotRecording(_ what: String) throws {
-        guard !isRecording else { throw LensError.busy("\(what) is not possible while recording video") }
     }
 
     /// Also counts as use of the camera, for the claim's idle timeout.

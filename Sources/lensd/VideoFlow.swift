@@ -9,10 +9,15 @@ final class Recording: @unchecked Sendable {
     let name: String
     let uid: UInt32
     weak var session: Session?
-    let facts: VideoSigning.Facts
+    /// Changed by the camera thread while recording (see recorded(withDigitalZoom:)); read on
+    /// the loop once the recording has ended.
+    private(set) var facts: VideoSigning.Facts
     let fix: LocationFix?
     let path: String
     let encoding: VideoEncoding
+    /// The camera's digital zoom applies to its video frames (the synthetic camera): the zoom of
+    /// each recorded frame is then looked at; other cameras record frames as the device delivers them.
+    let tracksDigitalZoom: Bool
     /// Set on the loop (StopVideoCapture, the claim ending); read by the camera thread between frames.
     let stopRequested = Atomic<Bool>(false)
     /// What VideoRecordingProgress shows, updated by the camera thread after every frame.
@@ -22,7 +27,7 @@ final class Recording: @unchecked Sendable {
     private var recorder: VideoRecorder?
 
     init(name: String, uid: UInt32, session: Session, facts: VideoSigning.Facts, fix: LocationFix?, path: String,
-         encoding: VideoEncoding) {
+         encoding: VideoEncoding, tracksDigitalZoom: Bool) {
         self.name = name
         self.uid = uid
         self.session = session
@@ -30,6 +35,20 @@ final class Recording: @unchecked Sendable {
         self.fix = fix
         self.path = path
         self.encoding = encoding
+        self.tracksDigitalZoom = tracksDigitalZoom
+    }
+
+    /// Camera thread, after each recorded frame. A zoom that changes while recording has no one
+    /// ratio: exif:DigitalZoomRatio says the largest any recorded frame was made with — how far
+    /// the picture was at most enlarged — and the facts kept for recovery follow it.
+    func recorded(withDigitalZoom ratio: Double?) {
+        guard let ratio, ratio > (facts.digitalZoomRatio ?? 1) else { return }
+        facts.digitalZoomRatio = ratio
+        do {
+            try RecordingFacts(facts: facts, fix: fix).write(besides: path)
+        } catch {
+            Log.warning("video \(name): the zoom of \(ratio) is not in the facts kept for recovery: \(error)")
+        }
     }
 
     /// Camera thread.
@@ -67,7 +86,8 @@ extension LensService {
             throw LensError.internal("cannot prepare the recording: \(error)")
         }
         let recording = Recording(name: name, uid: session.uid, session: session, facts: facts, fix: fix, path: path,
-                                  encoding: configuration.videoEncoding)
+                                  encoding: configuration.videoEncoding,
+                                  tracksDigitalZoom: state.digitalZoom && state.zoomAppliesToVideo)
         self.recording = recording
         Log.info("video \(name): recording for \(Authorizer.userName(session.uid))")
         session.recordingChanged(true)
@@ -100,6 +120,7 @@ extension LensService {
                     try recorder.append(frame)
                     rig.frames.deliver(frame)
                 }
+                if recording.tracksDigitalZoom { recording.recorded(withDigitalZoom: camera.state.videoDigitalZoomRatio) }
             } catch {
                 return end(LensError.from(error))
             }

@@ -189,5 +189,9 @@ final class EnrollmentMissingTests: LensdTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: identity.appendingPathComponent("device.key").path))
         XCTAssertEqual(try Data(contentsOf: identity.appendingPathComponent("device.pem")), certificate)
         XCTAssertTrue(daemon.log.contains("capture disabled (enrollment)"), daemon.log)
+        // No identity, no root to trust: GetTrustAnchor says so by the Enrollment error.
+        XCTAssertThrowsError(try c.callManager("GetTrustAnchor")) {
+            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.Enrollment", "\($0)")
+        }
     }
 }

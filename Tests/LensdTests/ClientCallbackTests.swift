@@ -32,11 +32,19 @@ final class ClientCallbackTests: LensdTestCase {
         XCTAssertEqual(try camera.currentDevice?.videoZoomFactor, 3)
 
         let point = LensPoint(x: 0.25, y: 0.75)
-        XCTAssertEqual(try camera.focus(at: point), point)
+        // The synthetic camera focuses at the point itself: no fallback.
+        let focused = try camera.focus(at: point)
+        XCTAssertEqual(focused.point, point)
+        XCTAssertFalse(focused.isFallback)
         try delegate.wait(for: "focus") { $0 == .focus(point) }
+        var refusal: LensClientError?
         XCTAssertThrowsError(try camera.focus(at: LensPoint(x: 1.5, y: 0))) {
-            guard case .invalidArgument = $0 as? LensClientError else { return XCTFail("\($0)") }
+            refusal = $0 as? LensClientError
+            guard case .invalidArgument = refusal else { return XCTFail("\($0)") }
         }
+        // lensd's Failed for it reaches the focus callback's error argument, not didFailWithError.
+        let focusError = try XCTUnwrap(refusal)
+        try delegate.wait(for: "focus error") { $0 == .controlFailed(.focus, focusError) }
 
         // After a manual focus lensd samples the scene once a second; the flash then brightens it.
         Thread.sleep(forTimeInterval: 1.5)
@@ -54,8 +62,9 @@ final class ClientCallbackTests: LensdTestCase {
         let delivered = delegate.calls.map(\.kind)
         XCTAssertEqual(Array(events.kinds(atLeast: delivered.count).prefix(delivered.count)), delivered)
         XCTAssertEqual(delegate.calls.filter { $0 != .subjectArea }.map(\.kind),
-                       ["ZoomFactorChanged", "ZoomFactorChanged", "FocusedOnPoint", "FlashModeChanged", "FlashModeChanged",
-                        "DeviceChanged"])
+                       ["ZoomFactorChanged", "ZoomFactorChanged", "FocusedOnPoint", "Failed", "FlashModeChanged",
+                        "FlashModeChanged", "DeviceChanged"])
+        XCTAssertFalse(delegate.calls.contains { if case .failed = $0 { true } else { false } })
         XCTAssertEqual(delegate.offQueue, 0)
     }
 

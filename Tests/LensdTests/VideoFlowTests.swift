@@ -108,7 +108,7 @@ final class VideoFlowTests: LensdTestCase {
         XCTAssertEqual(try c.get(session, "IsRecordingVideo").boolValue, true)
         try assertError("Busy") { try c.call(session, "StartVideoCapture") }
         try assertError("Busy") { try c.set(session, "CameraMode", .string("photo")) }
-        try assertError("Busy") { try c.call(session, "SetZoomFactor", [.double(2)]) }
+        try assertError("Busy") { try c.call(session, "ChangeCamera") }
         try c.drain(for: 1.2)
         let progress = try XCTUnwrap(c.get(session, "VideoRecordingProgress").vardictValue)
         XCTAssertGreaterThan(progress["duration"]?.doubleValue ?? 0, 0.3, "\(progress)")
@@ -157,6 +157,31 @@ final class VideoFlowTests: LensdTestCase {
         try c.set(session, "CameraMode", .string("video"))
         try c.call(session, "StartVideoCapture")
         try c.drain(for: 1)
+        try c.call(session, "StopVideoCapture")
+        let name = try XCTUnwrap(try c.waitForSignal("VideoSigned", path: session, timeout: 60).arguments.first?.stringValue)
+        let stored = try waitForStoredVideo(named: name)
+        let verdict = try ReferenceValidator.assertTrusted(stored, anchors: [try c.trustAnchorFile(in: tmp)])
+        XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["exif:DigitalZoomRatio"]?.string, "200/100")
+    }
+
+    /// The synthetic camera zooms its video frames, so zoom works while recording; the manifest
+    /// then gives the largest digital zoom any recorded frame had (2×, though the recording ends
+    /// at 1.5×). Changing the camera stays Busy, saying why.
+    func testAZoomWhileRecordingIsInItsManifestAsItsLargestRatio() throws {
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        try c.set(session, "CameraMode", .string("video"))
+        try c.call(session, "StartVideoCapture")
+        try c.drain(for: 0.5)
+        XCTAssertEqual(try c.call(session, "SetZoomFactor", [.double(2)]).first?.doubleValue, 2)
+        try c.drain(for: 0.5)
+        XCTAssertEqual(try c.call(session, "SetZoomFactor", [.double(1.5)]).first?.doubleValue, 1.5)
+        XCTAssertThrowsError(try c.call(session, "ChangeCamera")) {
+            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.Busy")
+            XCTAssertTrue(($0 as? BusError)?.message.contains("bound to the camera it started on") == true, "\($0)")
+        }
+        try c.drain(for: 0.5)
         try c.call(session, "StopVideoCapture")
         let name = try XCTUnwrap(try c.waitForSignal("VideoSigned", path: session, timeout: 60).arguments.first?.stringValue)
         let stored = try waitForStoredVideo(named: name)

@@ -22,6 +22,19 @@ final class VividDeviceTests: LensdTestCase {
         try super.setUpWithError()
     }
 
+    /// The back camera is the one a session starts on, even when it is listed second; the
+    /// toggle then goes to the front one.
+    func testASessionStartsOnTheBackCameraWhateverTheOrder() throws {
+        try restartDaemon(arguments: daemonArguments + ["--camera-position", "/dev/video0=front,/dev/video2=back"])
+        let c = try client()
+        let devices = try XCTUnwrap(c.callManager("ListDevices").first?.arrayValue).compactMap(\.vardictValue)
+        XCTAssertEqual(devices.compactMap { $0["position"]?.stringValue }, ["front", "back"])
+        let s = try c.openSession()
+        XCTAssertEqual(try c.get(s, "CurrentDevice").vardictValue?["path"]?.stringValue, "/dev/video2")
+        try c.call(s, "StartCaptureSession")
+        XCTAssertEqual(try c.call(s, "ChangeCamera").first?.vardictValue?["path"]?.stringValue, "/dev/video0")
+    }
+
     func testTwoCamerasCaptureSignedFramesAtTheRequestedSizes() throws {
         let c = try client()
         let devices = try XCTUnwrap(c.callManager("ListDevices").first?.arrayValue).compactMap(\.vardictValue)

@@ -3,7 +3,7 @@ import LensClient
 /// `lensctl devices`: the cameras lensd can use.
 enum DevicesCommand: Command {
     static let name = "devices"
-    static let synopsis = "devices                the cameras lensd can use, in `set camera next` order"
+    static let synopsis = "devices                the cameras lensd can use"
     static let help = """
     usage: lensctl devices [--bus ADDRESS] [--json]
 

@@ -66,7 +66,7 @@ struct EventJSON: Encodable {
         case .resultEvicted(let name, let reason):
             (self.name, self.reason) = (name, reason)
         case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped: break
-        case .failed(let error), .videoRecordingFailed(let error), .disconnected(let error):
+        case .failed(let error), .controlFailed(_, let error), .videoRecordingFailed(let error), .disconnected(let error):
             (self.error, message) = (error.name, error.message)
         case .zoomFactorChanged(let factor):
             zoom_factor = factor

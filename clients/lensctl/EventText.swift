@@ -19,7 +19,8 @@ enum EventText {
         case .initialCaptureFinished(let name, let thumbnail): "\(name), thumbnail \(thumbnail.count) bytes"
         case .photoSigned(let name, let info): "\(name), \(info.size) bytes \(info.mime), sha256 \(info.sha256)"
         case .captureDisabled(let reasons): reasons.map(\.rawValue).joined(separator: ", ")
-        case .failed(let error), .videoRecordingFailed(let error), .disconnected(let error): "\(error.name): \(error.message)"
+        case .failed(let error), .controlFailed(_, let error), .videoRecordingFailed(let error), .disconnected(let error):
+            "\(error.name): \(error.message)"
         case .videoThumbnailGenerated(let name, let thumbnail, let duration):
             "\(name), \(Seconds.text(duration)) s, thumbnail \(thumbnail.count) bytes"
         case .videoSigned(let name, let info), .videoUnsigned(let name, let info): "\(name), \(Describe.video(info))"

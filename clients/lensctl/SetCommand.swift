@@ -13,7 +13,8 @@ enum SetCommand: Command {
                                     applied to the zoom in use
       focus X Y                     focus at a normalized point, 0...1 on both axes
       camera next|back|front|external|PATH
-                                    switch cameras (see lensctl devices)
+                                    switch cameras: next toggles back and front; a
+                                    position or path picks from lensctl devices
 
     Each claims the camera for a moment (exit 1 if another session holds it) and stays set in
     lensd for everyone's later captures. Prints the value now in effect. (The camera mode and
@@ -74,7 +75,7 @@ private enum Change {
         case .flash(nil): return SetJSON(setting: "flash", flashMode: try camera.toggleFlash().rawValue)
         case .zoom(let value, let pinch):
             return SetJSON(setting: "zoom", zoomFactor: pinch ? try camera.zoom(by: value) : try camera.setZoomFactor(value))
-        case .focus(let point): return SetJSON(setting: "focus", point: PointJSON(try camera.focus(at: point)))
+        case .focus(let point): return SetJSON(setting: "focus", point: PointJSON(try camera.focus(at: point).point))
         case .camera(let wanted):
             return SetJSON(setting: "camera", device: DeviceJSON(try CameraSelection.select(wanted, on: camera)))
         }

@@ -19,10 +19,14 @@ public struct CameraState: Sendable, Equatable {
     /// The digital zoom its video frames carry (exif:DigitalZoomRatio of a recording); nil when
     /// none — also for cameras whose digital zoom applies to photos only.
     public var videoDigitalZoomRatio: Double?
+    /// Zoom changes the frames it streams (the device's own zoom, or a digital zoom applied to
+    /// video frames too), so it can change while recording.
+    public var zoomAppliesToVideo: Bool
 
     public init(description: CameraDescription, hasFlash: Bool, isFlashAvailable: Bool, flashMode: FlashMode,
                 supportedFlashModes: [FlashMode], canZoom: Bool, zoomFactor: Double, maxZoomFactor: Double,
-                digitalZoom: Bool, canFocus: Bool, isSynthetic: Bool, videoDigitalZoomRatio: Double?) {
+                digitalZoom: Bool, canFocus: Bool, isSynthetic: Bool, videoDigitalZoomRatio: Double?,
+                zoomAppliesToVideo: Bool) {
         self.description = description
         self.hasFlash = hasFlash
         self.isFlashAvailable = isFlashAvailable
@@ -35,5 +39,6 @@ public struct CameraState: Sendable, Equatable {
         self.canFocus = canFocus
         self.isSynthetic = isSynthetic
         self.videoDigitalZoomRatio = videoDigitalZoomRatio
+        self.zoomAppliesToVideo = zoomAppliesToVideo
     }
 }

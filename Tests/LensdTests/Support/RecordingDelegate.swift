@@ -16,6 +16,8 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
         case focus(LensPoint)
         case camera(LensDevice)
         case flash(LensFlashMode)
+        /// A control callback's error argument (its value nil).
+        case controlFailed(LensControl, LensClientError)
         case subjectArea
         case location(LensLocation?)
         case videoStarted
@@ -50,6 +52,15 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
         throw TestToolError("no \(what) within \(timeout) s; calls: \(calls.map(\.kind))")
     }
 
+    /// A control callback: its value, or its error (a value and an error together is a defect).
+    private func record(_ value: Call?, _ error: LensClientError?, _ control: LensControl) {
+        switch (value, error) {
+        case (let value?, nil): record(value)
+        case (nil, let error?): record(.controlFailed(control, error))
+        default: XCTFail("control callback with value \(String(describing: value)) and error \(String(describing: error))")
+        }
+    }
+
     private func record(_ call: Call) {
         let onQueue = DispatchQueue.getSpecific(key: key) == true
         recorded.withLock {
@@ -63,10 +74,10 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
     func captureDisabled(reasons: [LensDisabledReason]) { record(.captureDisabled(reasons)) }
     func captureEnabled() { record(.captureEnabled) }
     func didFailWithError(_ error: LensClientError) { record(.failed(error)) }
-    func didChangeZoomFactor(_ factor: Double) { record(.zoom(factor)) }
-    func didFocusOnPoint(_ point: LensPoint) { record(.focus(point)) }
-    func didChangeCamera(_ device: LensDevice) { record(.camera(device)) }
-    func didChangeFlashMode(_ mode: LensFlashMode) { record(.flash(mode)) }
+    func didChangeZoomFactor(_ factor: Double?, error: LensClientError?) { record(factor.map { .zoom($0) }, error, .zoom) }
+    func didFocusOnPoint(_ point: LensPoint?, error: LensClientError?) { record(point.map { .focus($0) }, error, .focus) }
+    func didChangeCamera(_ device: LensDevice?, error: LensClientError?) { record(device.map { .camera($0) }, error, .camera) }
+    func didChangeFlashMode(_ mode: LensFlashMode?, error: LensClientError?) { record(mode.map { .flash($0) }, error, .flashMode) }
     func subjectAreaDidChange() { record(.subjectArea) }
     func didUpdateLocation(_ location: LensLocation?) { record(.location(location)) }
     func didStartRecordingVideo() { record(.videoStarted) }
@@ -92,7 +103,7 @@ extension RecordingDelegate.Call {
         case .truepic: "PhotoSigned"
         case .captureDisabled: "CaptureDisabled"
         case .captureEnabled: "CaptureEnabled"
-        case .failed: "Failed"
+        case .failed, .controlFailed: "Failed"
         case .zoom: "ZoomFactorChanged"
         case .focus: "FocusedOnPoint"
         case .camera: "DeviceChanged"

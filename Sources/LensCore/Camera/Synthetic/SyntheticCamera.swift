@@ -59,7 +59,8 @@ public final class SyntheticCamera: Camera {
             hasFlash: !supportedFlashModes.isEmpty, isFlashAvailable: !supportedFlashModes.isEmpty,
             flashMode: flashMode, supportedFlashModes: supportedFlashModes,
             canZoom: true, zoomFactor: zoomFactor, maxZoomFactor: Self.maxZoomFactor, digitalZoom: true,
-            canFocus: true, isSynthetic: true, videoDigitalZoomRatio: zoomFactor > 1 ? zoomFactor : nil)
+            canFocus: true, isSynthetic: true, videoDigitalZoomRatio: zoomFactor > 1 ? zoomFactor : nil,
+            zoomAppliesToVideo: true)
     }
 
     public func open() throws {

@@ -62,7 +62,8 @@ public final class V4L2Camera: Camera {
                     maxZoomFactor: controls?.maxZoomFactor ?? V4L2Controls.maxDigitalZoom,
                     digitalZoom: controls.map { $0.zoom == .digital } ?? true, canFocus: controls?.canFocus ?? false,
                     // Digital zoom crops photos; video frames are recorded as the device delivers them.
-                    isSynthetic: false, videoDigitalZoomRatio: nil)
+                    isSynthetic: false, videoDigitalZoomRatio: nil,
+                    zoomAppliesToVideo: controls.map { $0.zoom != .digital } ?? false)
     }
 
     public var streamSummary: String? {
