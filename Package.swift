@@ -38,7 +38,7 @@ let package = Package(
         .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient", "LensCore", "LensFace"],
                           path: "clients/lensctl"),
         .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace"]),
-        .executableTarget(name: "lensd", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto"]),
+        .executableTarget(name: "lensd", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto", "LensFace"]),
 
         // Tests.
         .testTarget(name: "LensCryptoTests", dependencies: ["LensCrypto"]),

@@ -36,6 +36,7 @@ extension LensService {
         claimHolder = nil
         session.stopWatchingSubject()
         endPreview(of: session)
+        endFaceAutoCapture(of: session)
         // Ending the claim ends the recording; it is still finalized, signed and published.
         recording?.stopRequested.store(true, ordering: .relaxed)
         rig.run(on: currentCamera, { $0.close() }) { _, _ in }
