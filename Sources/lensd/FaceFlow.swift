@@ -40,15 +40,19 @@ extension LensService {
         return try loaded.get()
     }
 
-    /// Requires the claim, photo mode and capture enabled (checked by the caller).
-    func startFaceAutoCapture(for session: Session, options: FaceOptions, reply: DeferredReply) throws {
+    /// The controller StartFaceAutoCapture runs, or why it cannot start (before any reply is deferred).
+    func faceController(for session: Session, options: FaceOptions) throws -> FaceAutoCapture<FrameCopy> {
         guard faceRun?.session !== session else {
             throw LensError.busy("a face auto-capture is running: RestartFaceAutoCapture or StopFaceAutoCapture it first")
         }
-        let controller: FaceAutoCapture<FrameCopy>
-        do { controller = try FaceAutoCapture(detector: try faceDetector(), configuration: options.configuration) } catch {
+        do { return try FaceAutoCapture(detector: try faceDetector(), configuration: options.configuration) } catch {
             throw LensError.from(error)
         }
+    }
+
+    /// Requires the claim, photo mode and capture enabled (checked by the caller).
+    func startFaceAutoCapture(for session: Session, controller: FaceAutoCapture<FrameCopy>, facing: CameraPosition,
+                              reply: DeferredReply) {
         let begin: () -> Void = { [weak self] in
             guard let self, self.claimHolder === session else {
                 return reply.fail(LensError.notStarted("the camera claim ended before the face auto-capture could start").busError)
@@ -56,7 +60,7 @@ extension LensService {
             self.beginFaceAutoCapture(for: session, controller: controller)
             reply.reply([])
         }
-        guard let target = cameraStates.firstIndex(where: { $0.description.position == options.facing }), target != currentCamera else {
+        guard let target = cameraStates.firstIndex(where: { $0.description.position == facing }), target != currentCamera else {
             return begin()
         }
         face(camera: target, session: session, reply: reply, then: begin)

@@ -10,8 +10,9 @@ extension Session {
         }
         try requireCaptureEnabled()
         let options = try FaceOptions(call.arguments.first?.vardictValue ?? [:])
+        let controller = try service.faceController(for: self, options: options)
         let reply = DeferredReply(for: call)
-        try service.startFaceAutoCapture(for: self, options: options, reply: reply)
+        service.startFaceAutoCapture(for: self, controller: controller, facing: options.facing, reply: reply)
         return .deferred(reply)
     }
 

@@ -1,16 +1,17 @@
 import Foundation
 
 /// The synthetic camera's scripted picture (`synthetic-frames DIR`): the JPEG files of a
-/// directory in name order, decoded once, played one per frame at the camera's rate from the
-/// first file each time streaming starts, looping at the end. Tests script what the camera sees.
+/// directory in name order, checked once and decoded as each is played, one per frame at the
+/// camera's rate from the first file each time streaming starts, looping at the end. Tests script
+/// what the camera sees.
 public struct SyntheticFrames: Sendable {
     /// Bounds for a directory read at start-up: enough for a scripted scene, not a film.
     public static let maximumFiles = 1000
-    public static let maximumBytes = 512 << 20
+    public static let maximumBytes = 256 << 20
 
     public let width: Int
     public let height: Int
-    /// Packed RGB, one per file.
+    /// The files' JPEG bytes, in order.
     private let frames: [[UInt8]]
 
     public var count: Int { frames.count }
@@ -25,14 +26,15 @@ public struct SyntheticFrames: Sendable {
         guard files.count <= Self.maximumFiles else {
             throw CameraError.invalidArgument("synthetic-frames: \(directory) holds \(files.count) files (at most \(Self.maximumFiles))")
         }
-        var decoded: [[UInt8]] = [], size: (width: Int, height: Int)?, total = 0
+        var contents: [[UInt8]] = [], size: (width: Int, height: Int)?, total = 0
         for file in files {
             let path = directory + "/" + file
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw CameraError.invalidArgument("synthetic-frames: cannot read \(path)")
             }
-            let image: (rgb: [UInt8], width: Int, height: Int)
-            do { image = try JPEGCodec.decodeRGB([UInt8](data)) } catch {
+            let jpeg = [UInt8](data), image: (width: Int, height: Int)
+            // Decoded once here, so that playing it (the same bytes, in memory) cannot fail later.
+            do { let decoded = try JPEGCodec.decodeRGB(jpeg); image = (decoded.width, decoded.height) } catch {
                 throw CameraError.invalidArgument("synthetic-frames: \(path) is not a readable JPEG: \(error)")
             }
             if let size, size != (image.width, image.height) {
@@ -41,17 +43,23 @@ public struct SyntheticFrames: Sendable {
             guard (16...8192).contains(image.width), (16...8192).contains(image.height) else {
                 throw CameraError.invalidArgument("synthetic-frames: \(path) is \(image.width)x\(image.height) (16...8192 on each side)")
             }
-            total += image.rgb.count
+            total += jpeg.count
             guard total <= Self.maximumBytes else {
-                throw CameraError.invalidArgument("synthetic-frames: \(directory) decodes to more than \(Self.maximumBytes >> 20) MiB")
+                throw CameraError.invalidArgument("synthetic-frames: \(directory) holds more than \(Self.maximumBytes >> 20) MiB")
             }
             size = (image.width, image.height)
-            decoded.append(image.rgb)
+            contents.append(jpeg)
         }
-        frames = decoded
+        frames = contents
         (width, height) = size!
     }
 
-    /// Frame `number` since streaming started.
-    public func rgb(frame number: UInt64) -> [UInt8] { frames[Int(number % UInt64(frames.count))] }
+    /// Frame `number` since streaming started, as packed RGB.
+    public func rgb(frame number: UInt64) -> [UInt8] {
+        let index = Int(number % UInt64(frames.count))
+        guard let image = try? JPEGCodec.decodeRGB(frames[index]) else {
+            preconditionFailure("synthetic-frames: file \(index) decoded at start-up and cannot fail now")
+        }
+        return image.rgb
+    }
 }
