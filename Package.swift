@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "C2PA", dependencies: ["LensCrypto"]),
         .target(name: "LensBus", dependencies: ["CSystemd"]),
         .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl"]),
-        .target(name: "LensClient", dependencies: ["LensBus"]),
+        .target(name: "LensClient", dependencies: ["LensBus", "LensFace"]),
         // Face detection and auto-capture: pure Swift, no C library (JPEG decoding stays with the caller).
         .target(name: "LensFace"),
 

@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensClient
 import LensTestSupport
 import XCTest
 
@@ -171,5 +172,38 @@ final class FaceCaptureSessionTests: LensdTestCase {
         XCTAssertEqual(other.lines.filter { $0.hasPrefix("error ") && $0.contains("org.lensd.Lens1.Error.NotAuthorized") }.count,
                        3, "\(other.lines)")
         XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "searching")
+    }
+
+    /// LensClient: the delegate hears each processed frame, the window, the chosen frame, then its
+    /// thumbnail and signed photo under that name; instruction texts take an app's override.
+    func testLensClientDeliversTheFaceCallbacksInOrder() throws {
+        let delegate = RecordingDelegate()
+        let camera = try LensCamera(bus: .address(bus.address), delegate: delegate, delegateQueue: delegate.queue)
+        try camera.startCaptureSession()
+        var configuration = LensFaceAutoCaptureConfiguration()
+        configuration.minValidFrames = 1
+        configuration.candidateSelectionMillis = 0
+        configuration.cameraFacing = .back
+        try camera.startFaceAutoCapture(configuration: configuration)
+        XCTAssertThrowsError(try camera.startFaceAutoCapture()) {
+            guard case .busy = $0 as? LensClientError else { return XCTFail("\($0)") }
+        }
+        guard case .faceFinished(let name, let chosen) = try delegate.wait(for: "didFinishFaceAutoCapture", timeout: 60, {
+            if case .faceFinished = $0 { true } else { false }
+        }) else { return XCTFail("not finished") }
+        try delegate.wait(for: "didGenerateTruepic") { if case .truepic(name, _, _) = $0 { true } else { false } }
+        let kinds = delegate.calls.map(\.kind).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        XCTAssertEqual(kinds, ["FaceDetected", "CandidateSelectionStarted", "FaceAutoCaptureFinished", "InitialCaptureFinished",
+                               "PhotoSigned"])
+        XCTAssertEqual(chosen.instruction, .candidateSelection)
+        XCTAssertTrue(chosen.isValid)
+        let face = try XCTUnwrap(chosen.face)
+        XCTAssertTrue(face.left < face.right && face.top < face.bottom, "\(face)")
+        XCTAssertEqual(scenarios[Int(chosen.frame % UInt64(scenarios.count))], "centred")
+        XCTAssertEqual(delegate.offQueue, 0)
+
+        let localization = LensFaceLocalization(localizationDictionary: ["face_too_far": "Come closer"])
+        XCTAssertEqual(LensFaceInstruction.faceTooFar.localizedText(localization), "Come closer")
+        XCTAssertEqual(LensFaceInstruction.faceTooClose.localizedText(localization), "Move back")
     }
 }

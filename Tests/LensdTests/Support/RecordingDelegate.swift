@@ -26,6 +26,9 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
         case videoUnsigned(name: String, info: LensVideoInfo)
         case uploaded(name: String, info: LensUploadInfo)
         case uploadFailed(name: String, error: String, message: String)
+        case faceDetected(LensFaceDetection)
+        case candidateSelection
+        case faceFinished(name: String, detection: LensFaceDetection)
         case disconnected(LensClientError)
     }
 
@@ -81,6 +84,9 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
     func didFailUploadingResult(name: String, error: String, message: String) {
         record(.uploadFailed(name: name, error: error, message: message))
     }
+    func didDetectFace(_ detection: LensFaceDetection) { record(.faceDetected(detection)) }
+    func didStartCandidateSelection() { record(.candidateSelection) }
+    func didFinishFaceAutoCapture(name: String, detection: LensFaceDetection) { record(.faceFinished(name: name, detection: detection)) }
     func didDisconnect(_ error: LensClientError) { record(.disconnected(error)) }
 }
 
@@ -107,6 +113,9 @@ extension RecordingDelegate.Call {
         case .uploaded: "ResultUploaded"
         case .uploadFailed: "UploadFailed"
         case .videoUnsigned: "VideoUnsigned"
+        case .faceDetected: "FaceDetected"
+        case .candidateSelection: "CandidateSelectionStarted"
+        case .faceFinished: "FaceAutoCaptureFinished"
         case .disconnected: "Disconnected"
         }
     }
