@@ -206,4 +206,25 @@ final class FaceCaptureSessionTests: LensdTestCase {
         XCTAssertEqual(LensFaceInstruction.faceTooFar.localizedText(localization), "Come closer")
         XCTAssertEqual(LensFaceInstruction.faceTooClose.localizedText(localization), "Move back")
     }
+
+    /// `lensctl face-capture`: the selfie written and Trusted, JSON lines valid under the schema,
+    /// a bad option named (exit 1), and exit 5 when no selfie comes in time.
+    func testLensctlFaceCaptureWritesTheSelfie() throws {
+        let selfie = tmp.file("selfie.jpg")
+        let run = try lensctl.expect(0, ["face-capture", "-o", selfie.path, "--json", "--camera-facing", "back", "--timeout", "60"])
+        try JSONSchemaCheck.assertValid(run.stdout, schema: "face-capture", lines: true)
+        let lines = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(lines.filter { $0["event"] as? String == "CandidateSelectionStarted" }.count, 1)
+        XCTAssertGreaterThan(lines.filter { $0["event"] as? String == "FaceDetected" }.count, 1)
+        let result = try XCTUnwrap(lines.last)
+        XCTAssertEqual(result["verdict"] as? String, "Trusted")
+        XCTAssertEqual(result["path"] as? String, selfie.path)
+        try ReferenceValidator.assertTrusted(selfie, anchors: [try client().trustAnchorFile(in: tmp)])
+
+        let bad = try lensctl.expect(1, ["face-capture", "-o", tmp.file("bad.jpg").path, "--max-face-size", "3"])
+        XCTAssertTrue(bad.stderr.contains("max_face_size"), bad.stderr)
+        let late = try lensctl.expect(5, ["face-capture", "-o", tmp.file("late.jpg").path, "--min-valid-frames", "1000", "--timeout", "2"])
+        XCTAssertTrue(late.stderr.contains("gave up after 2 s"), late.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.file("late.jpg").path))
+    }
 }

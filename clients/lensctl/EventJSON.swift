@@ -90,7 +90,7 @@ struct EventJSON: Encodable {
     private enum CodingKeys: String, CodingKey {
         case event, time, name, thumbnail_size, size, sha256, mime, duration_s, frames, recovered, reason, reasons, error
         case message, zoom_factor, point, device
-        case flash_mode, location, status, upload, url, http_status
+        case flash_mode, location, status, upload, url, http_status, detection
     }
 
     /// Absent fields are left out, except LocationChanged's location, which is null when lost.
@@ -119,6 +119,7 @@ struct EventJSON: Encodable {
         try c.encodeIfPresent(upload, forKey: .upload)
         try c.encodeIfPresent(url, forKey: .url)
         try c.encodeIfPresent(http_status, forKey: .http_status)
+        try c.encodeIfPresent(detection, forKey: .detection)
     }
 }
 
