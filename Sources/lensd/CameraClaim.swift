@@ -95,9 +95,9 @@ extension LensService {
     }
 
     /// Something under way uses the claim: it is never idle then (and is looked at again when
-    /// that ends). Whatever else comes to use the camera (a preview) belongs here too.
+    /// that ends). Whatever else comes to use the camera (a preview, a face auto-capture) belongs here too.
     private var claimIsWorking: Bool {
-        capturesInFlight > 0 || recording != nil || preview != nil
+        capturesInFlight > 0 || recording != nil || preview != nil || faceRun != nil
     }
 
     func inUse(by holder: Session) -> String {

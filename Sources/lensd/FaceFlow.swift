@@ -67,7 +67,8 @@ extension LensService {
     }
 
     func faceAutoCaptureState(of session: Session) -> String {
-        faceRun?.session === session ? faceRun!.state.rawValue : "idle"
+        guard let run = faceRun, run.session === session else { return "idle" }
+        return run.state.rawValue
     }
 
     /// The next processed frame is the result, whatever its quality.
@@ -90,6 +91,9 @@ extension LensService {
         faceRun = nil
         if let failure { session.failed(failure) }
         session.propertiesChanged(["FaceAutoCaptureState": .string("idle")])
+        // The claim could not be idle while it ran: from now on it can be, for clients waiting.
+        claimUsed()
+        checkIdleClaim()
     }
 
     private func runningFace(of session: Session) throws -> FaceRun {
