@@ -159,22 +159,13 @@ extension LensService {
 
     /// camera_facing: the claim moves to camera `target`, announced with DeviceChanged.
     private func face(camera target: Int, session: Session, reply: DeferredReply, then: @escaping () -> Void) {
-        let old = currentCamera, then = LoopBound(then)
-        rig.run(on: old, { $0.close() }) { _, _ in }
-        rig.run(on: target, { try $0.open() }) { [weak self] result, state in
-            self?.loop.post { [weak self] in
-                guard let self else { return }
-                if case .failure(let error) = result {
-                    reply.fail(LensError.from(error).busError)
-                    self.rig.run(on: old, { try $0.open() }) { _, _ in }
-                    return
-                }
-                self.select(camera: target)
-                self.record(state, forCamera: target)
-                if let holder = self.claimHolder { self.endPreview(of: holder) }
+        moveClaim(to: target) { result in
+            switch result {
+            case .success(let state):
                 session.emit("DeviceChanged", [Wire.device(state)])
                 session.propertiesChanged(["CurrentDevice": Wire.device(state)])
-                then.value()
+                then()
+            case .failure(let error): reply.fail(error.busError)
             }
         }
     }
