@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "C2PA", dependencies: ["LensCrypto"]),
         .target(name: "LensBus", dependencies: ["CSystemd"]),
         .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11"]),
-        .target(name: "LensClient", dependencies: ["LensBus"]),
+        .target(name: "LensClient", dependencies: ["LensBus", "LensFace"]),
         // Face detection and auto-capture: pure Swift, no C library (JPEG decoding stays with the caller).
         .target(name: "LensFace"),
 
@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient", "LensCore", "LensFace"],
                           path: "clients/lensctl"),
         .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace"]),
-        .executableTarget(name: "lensd", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto"]),
+        .executableTarget(name: "lensd", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto", "LensFace"]),
 
         // Tests.
         .testTarget(name: "LensCryptoTests", dependencies: ["LensCrypto"]),

@@ -33,6 +33,12 @@ struct Fields {
         }
         return result
     }
+    /// A structure of doubles, such as (dddd); nil when absent or of another type.
+    func optionalDoubles(_ key: String) -> [Double]? {
+        guard case .structure(let members)? = values[key], case let numbers = members.compactMap(\.doubleValue),
+              numbers.count == members.count else { return nil }
+        return numbers
+    }
     func nested(_ key: String) throws(LensClientError) -> Fields { try Fields(values[key], key) }
 
     /// A field holding one of a fixed set of wire strings.

@@ -62,6 +62,14 @@ public protocol LensCameraDelegate: AnyObject {
     /// ResultEvicted: lensd deleted this user's result `name` at its per-user caps (no SDK
     /// counterpart: the SDK keeps no results).
     func didEvictResult(name: String, reason: String)
+    /// FaceDetected: a processed frame of the face auto-capture; show `detection.instruction`'s
+    /// `localizedText` (the component's detection callback).
+    func didDetectFace(_ detection: LensFaceDetection)
+    /// CandidateSelectionStarted: the candidate window runs.
+    func didStartCandidateSelection()
+    /// FaceAutoCaptureFinished: the selfie is chosen; didGenerateThumbnail and didGenerateTruepic
+    /// follow with `name`.
+    func didFinishFaceAutoCapture(name: String, detection: LensFaceDetection)
     /// The connection to lensd ended (no SDK counterpart: on Linux the daemon can restart);
     /// create a new LensCamera to go on.
     func didDisconnect(_ error: LensClientError)
@@ -92,5 +100,8 @@ extension LensCameraDelegate {
     public func didUploadResult(name: String, info: LensUploadInfo) {}
     public func didFailUploadingResult(name: String, error: String, message: String) {}
     public func didEvictResult(name: String, reason: String) {}
+    public func didDetectFace(_ detection: LensFaceDetection) {}
+    public func didStartCandidateSelection() {}
+    public func didFinishFaceAutoCapture(name: String, detection: LensFaceDetection) {}
     public func didDisconnect(_ error: LensClientError) {}
 }

@@ -47,6 +47,12 @@ public enum LensEvent: Sendable, Equatable {
     /// ResultEvicted: lensd deleted this user's result `name` to stay within its per-user caps
     /// (`reason` names the cap); sent to every session of the user.
     case resultEvicted(name: String, reason: String)
+    /// FaceDetected: one processed frame of the face auto-capture.
+    case faceDetected(LensFaceDetection)
+    /// CandidateSelectionStarted: enough good frames in a row; the candidate window runs.
+    case candidateSelectionStarted
+    /// FaceAutoCaptureFinished: the chosen frame; its photo `name` follows (InitialCaptureFinished, PhotoSigned).
+    case faceAutoCaptureFinished(name: String, detection: LensFaceDetection)
     /// The bus connection or lensd went away; this camera's session is gone. The last event.
     case disconnected(LensClientError)
 
@@ -73,6 +79,9 @@ public enum LensEvent: Sendable, Equatable {
         case .resultUploaded: "ResultUploaded"
         case .uploadFailed: "UploadFailed"
         case .resultEvicted: "ResultEvicted"
+        case .faceDetected: "FaceDetected"
+        case .candidateSelectionStarted: "CandidateSelectionStarted"
+        case .faceAutoCaptureFinished: "FaceAutoCaptureFinished"
         case .disconnected: "Disconnected"
         }
     }
@@ -136,6 +145,13 @@ public enum LensEvent: Sendable, Equatable {
             case ("ResultEvicted", 2):
                 guard let name = a[0].stringValue, let reason = a[1].stringValue else { return nil }
                 self = .resultEvicted(name: name, reason: reason)
+            case ("FaceDetected", 1):
+                self = .faceDetected(try LensFaceDetection(try Fields(a[0], "FaceDetected")))
+            case ("CandidateSelectionStarted", 0):
+                self = .candidateSelectionStarted
+            case ("FaceAutoCaptureFinished", 2):
+                guard let name = a[0].stringValue else { return nil }
+                self = .faceAutoCaptureFinished(name: name, detection: try LensFaceDetection(try Fields(a[1], "FaceAutoCaptureFinished")))
             default:
                 return nil
             }

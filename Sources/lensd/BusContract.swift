@@ -62,6 +62,10 @@ enum BusContract {
             M(name: "SetMaximumLocationAccuracy", inSignature: "d", inNames: ["meters"], outSignature: "b", outNames: ["accepted"]),
             M(name: "OpenPreview", inSignature: "a{sv}", inNames: ["options"], outSignature: "ha{sv}", outNames: ["fd", "format"]),
             M(name: "ClosePreview", inSignature: "", inNames: [], outSignature: "", outNames: []),
+            M(name: "StartFaceAutoCapture", inSignature: "a{sv}", inNames: ["options"], outSignature: "", outNames: []),
+            M(name: "RequestFaceCapture", inSignature: "", inNames: [], outSignature: "", outNames: []),
+            M(name: "RestartFaceAutoCapture", inSignature: "", inNames: [], outSignature: "", outNames: []),
+            M(name: "StopFaceAutoCapture", inSignature: "", inNames: [], outSignature: "", outNames: []),
         ],
         properties: [
             P(name: "CameraMode", signature: "s", writable: true, emitsChange: .yes),
@@ -77,6 +81,7 @@ enum BusContract {
             P(name: "PreviewActive", signature: "b", writable: false, emitsChange: .yes),
             // Changes with every frame: polled, never signalled.
             P(name: "PreviewStats", signature: "a{sv}", writable: false, emitsChange: .no),
+            P(name: "FaceAutoCaptureState", signature: "s", writable: false, emitsChange: .yes),
         ],
         signals: [
             S(name: "InitialCaptureFinished", signature: "say", names: ["name", "thumbnail"]),
@@ -99,5 +104,8 @@ enum BusContract {
             S(name: "ResultUploaded", signature: "sa{sv}", names: ["name", "info"]),
             S(name: "UploadFailed", signature: "sss", names: ["name", "error", "message"]),
             S(name: "ResultEvicted", signature: "ss", names: ["name", "reason"]),
+            S(name: "FaceDetected", signature: "a{sv}", names: ["detection"]),
+            S(name: "CandidateSelectionStarted", signature: "", names: []),
+            S(name: "FaceAutoCaptureFinished", signature: "sa{sv}", names: ["name", "detection"]),
         ])
 }

@@ -6,10 +6,12 @@ enum CameraCatalog {
     static func cameras(for configuration: Configuration) -> [any Camera] {
         switch configuration.camera {
         case .synthetic:
-            let (width, height) = configuration.syntheticSize
-            Log.info("camera: synthetic test pattern \(width)x\(height) (photos say algorithmicMedia)")
+            let frames = configuration.syntheticFrames
+            let (width, height) = frames.map { ($0.width, $0.height) } ?? configuration.syntheticSize
+            let picture = frames.map { "\($0.count) scripted frames" } ?? "test pattern"
+            Log.info("camera: synthetic \(picture) \(width)x\(height) (photos say algorithmicMedia)")
             return [CameraPosition.back, .front].map {
-                SyntheticCamera(width: width, height: height, quality: configuration.jpegQuality, position: $0)
+                SyntheticCamera(width: width, height: height, quality: configuration.jpegQuality, position: $0, frames: frames)
             }
         case .auto, .device:
             let found = devices(configuration, logging: true)

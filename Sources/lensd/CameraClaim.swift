@@ -36,6 +36,7 @@ extension LensService {
         claimHolder = nil
         session.stopWatchingSubject()
         endPreview(of: session)
+        endFaceAutoCapture(of: session)
         // Ending the claim ends the recording; it is still finalized, signed and published.
         recording?.stopRequested.store(true, ordering: .relaxed)
         rig.run(on: currentCamera, { camera in
@@ -97,9 +98,9 @@ extension LensService {
     }
 
     /// Something under way uses the claim: it is never idle then (and is looked at again when
-    /// that ends). Whatever else comes to use the camera (a preview) belongs here too.
+    /// that ends). Whatever else comes to use the camera (a preview, a face auto-capture) belongs here too.
     private var claimIsWorking: Bool {
-        capturesInFlight > 0 || recording != nil || preview != nil
+        capturesInFlight > 0 || recording != nil || preview != nil || faceRun != nil
     }
 
     func inUse(by holder: Session) -> String {

@@ -33,23 +33,32 @@ extension LensService {
         case .failure(let error): return controlFailed(error, session: session, reply: reply)
         }
         guard new != currentCamera else { return reply.reply([Wire.device(cameraStates[new])]) }
-        let old = currentCamera
-        let then = LoopBound(then)
+        moveClaim(to: new) { [weak self] result in
+            switch result {
+            case .success(let state):
+                reply.reply([Wire.device(state)])
+                then(state)
+            case .failure(let error): self?.controlFailed(error, session: session, reply: reply)
+            }
+        }
+    }
+
+    /// The claim moves to camera `new`: the current one closes, the new one opens (on failure the
+    /// old one opens again). The holder's preview ends: the new picture may have another size.
+    func moveClaim(to new: Int, then: @escaping (Result<CameraState, LensError>) -> Void) {
+        let old = currentCamera, then = LoopBound(then)
         rig.run(on: old, { $0.close() }) { _, _ in }
         rig.run(on: new, { try $0.open() }) { [weak self] result, state in
             self?.loop.post { [weak self] in
                 guard let self else { return }
                 if case .failure(let error) = result {
-                    controlFailed(LensError.from(error), session: session, reply: reply)
                     self.rig.run(on: old, { try $0.open() }) { _, _ in }
-                    return
+                    return then.value(.failure(LensError.from(error)))
                 }
                 self.select(camera: new)
                 self.record(state, forCamera: new)
-                // The new camera's picture may have another size and aspect: the owner opens a new preview.
                 if let holder = self.claimHolder { self.endPreview(of: holder) }
-                reply.reply([Wire.device(state)])
-                then.value(state)
+                then.value(.success(state))
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LensBus
 import LensCore
+import LensFace
 
 /// lensd's settings. Every key of /etc/lensd/lensd.conf is also an option (`--key value`); the
 /// command line wins over the file.
@@ -15,6 +16,11 @@ struct Configuration {
     var stateDirectory = "/var/lib/lensd"
     var camera: CameraChoice = .auto
     var syntheticSize = (width: 1920, height: 1080)
+    /// The synthetic camera's scripted picture, decoded when the key is read (a bad directory is a configuration error).
+    var syntheticFrames: SyntheticFrames?
+    /// The LBP cascade face auto-capture uses; read the first time a session starts one.
+    var faceCascadePath = LBPCascade.defaultPath
+    var faceCascadeIsExplicit = false
     /// The photo size asked of V4L2 cameras (the driver may pick the nearest it has).
     var captureSize = (width: 1920, height: 1080)
     /// vivid and v4l2loopback make frames up: refused unless a test setup allows them.
@@ -71,13 +77,14 @@ struct Configuration {
 
     /// Every key, for "did you mean" (a test keeps it equal to the keys config/lensd.conf documents).
     static let keys = [
-        "bus", "config", "state-dir", "camera", "synthetic-size", "capture-size", "allow-virtual-devices",
+        "bus", "config", "state-dir", "camera", "synthetic-size", "synthetic-frames", "capture-size", "allow-virtual-devices",
         "camera-position", "gpsd", "location", "declared-location", "key", "chain", "trust-anchor", "pkcs11-module",
         "pkcs11-pin-file", "enrollment", "org-trust-anchor", "allowed-group",
         "max-sessions-per-user", "session-idle-timeout", "claim-idle-timeout", "max-results-per-user", "max-result-bytes-per-user",
         "min-free-bytes", "jpeg-quality", "thumbnail-in-manifest", "video-encoding", "video-bitrate",
         "video-max-duration", "video-max-bytes", "log-level",
         "upload-url", "upload-auth-file", "upload-ca", "upload-max-bytes", "upload-keep", "upload-retry-max",
+        "face-cascade",
     ]
 
     /// Reads the file named by `--config` (default /etc/lensd/lensd.conf; a missing default file
@@ -124,6 +131,12 @@ struct Configuration {
             default: throw ConfigurationError("camera must be auto, synthetic or a /dev path, not \(value)")
             }
         case "synthetic-size": syntheticSize = try Self.size(key, value)
+        case "synthetic-frames":
+            do { syntheticFrames = try SyntheticFrames(directory: value) } catch { throw ConfigurationError("\(error)") }
+        case "face-cascade":
+            guard value.hasPrefix("/") else { throw ConfigurationError("face-cascade must be an absolute path, not \(value)") }
+            faceCascadePath = value
+            faceCascadeIsExplicit = true
         case "capture-size": captureSize = try Self.size(key, value)
         case "allow-virtual-devices":
             guard let flag = Bool(value) else { throw ConfigurationError("allow-virtual-devices must be true or false") }

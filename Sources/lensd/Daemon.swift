@@ -1,6 +1,7 @@
 import Foundation
 import LensBus
 import LensCore
+import LensFace
 
 /// Start-up and shut-down: configuration → bus → identity → storage → cameras → objects → loop.
 enum Daemon {
@@ -22,6 +23,12 @@ enum Daemon {
             return 2
         }
         if checkOnly {
+            do { _ = try LBPCascade(contentsOf: configuration.faceCascadePath) } catch {
+                // The default is only missing without opencv-data: face auto-capture is then unavailable, nothing else.
+                let line = "face-cascade \(configuration.faceCascadePath): \(error)"
+                if configuration.faceCascadeIsExplicit { Log.error("lensd: \(line)"); return 2 }
+                print("lensd: note: face auto-capture unavailable (\(line))")
+            }
             print("lensd: configuration OK (\(FileManager.default.fileExists(atPath: configuration.configPath) ? configuration.configPath : "defaults"))")
             return 0
         }

@@ -6,9 +6,9 @@ struct FramePumpState {
     var foundNoCamera = false
 }
 
-/// The frame source for the pipeline's sinks: while the claim holder has one (a preview) and no
-/// recording pulls frames — a recording passes each of its frames on itself — one frame per
-/// camera-thread job, so that photos and controls queued meanwhile run between two frames.
+/// The frame source for the pipeline's sinks: while the claim holder has one (a preview, a face
+/// auto-capture) and no recording pulls frames — a recording passes each of its frames on itself —
+/// one frame per camera-thread job, so that photos and controls queued meanwhile run between two frames.
 extension LensService {
     func pumpFrames() {
         guard !framePump.running, recording == nil, claimHolder != nil, !rig.frames.isEmpty else { return }
@@ -28,9 +28,14 @@ extension LensService {
             framePump.foundNoCamera = !cameraOpen
             pumpFrames()
         case .success:
-            endPreview(of: holder, failure: .cameraSessionFailed("the camera stopped streaming"))
+            endSinks(of: holder, failure: .cameraSessionFailed("the camera stopped streaming"))
         case .failure(let error):
-            endPreview(of: holder, failure: LensError.from(error))
+            endSinks(of: holder, failure: LensError.from(error))
         }
+    }
+
+    private func endSinks(of holder: Session, failure: LensError) {
+        endPreview(of: holder, failure: failure)
+        endFaceAutoCapture(of: holder, failure: failure)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import LensBus
 import LensCore
 import LensCrypto
+import LensFace
 
 /// The state behind the bus objects: identity, storage, cameras, location, sessions, and the
 /// camera claim. Confined to the event loop thread; workers post their results back to it.
@@ -41,6 +42,9 @@ final class LensService: @unchecked Sendable {
     /// The claim holder's live preview, if it opened one; see PreviewFlow.
     var preview: LivePreview?
     var framePump = FramePumpState()
+    /// The claim holder's face auto-capture, and the detector once read; see FaceFlow.
+    var faceRun: FaceRun?
+    var faceCascade: Result<FaceDetector, LensError>?
     /// Photos taken but not yet stored and announced, finished recordings not yet published,
     /// and who waits for them at shutdown (see Settling).
     var capturesInFlight = 0

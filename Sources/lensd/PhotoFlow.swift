@@ -15,11 +15,12 @@ extension LensService {
         }
     }
 
-    fileprivate func photoCaptured(name: String, uid: UInt32, session: Session, result: Result<CapturedPhoto, Error>,
-                               state: CameraState) {
+    /// `done` runs once the photo is stored or has failed (face auto-capture's state follows it).
+    func photoCaptured(name: String, uid: UInt32, session: Session, result: Result<CapturedPhoto, Error>,
+                       state: CameraState, done: (() -> Void)? = nil) {
         record(state, forCamera: currentCamera)
         var handedToSigning = false
-        defer { if !handedToSigning { captureEnded() } }
+        defer { if !handedToSigning { captureEnded(); done?() } }
         let photo: CapturedPhoto
         switch result {
         case .success(let p): photo = p
@@ -41,6 +42,7 @@ extension LensService {
                                    includeThumbnail: configuration.includeThumbnail)
         let store = store, outbox = outbox
         handedToSigning = true
+        let done = done.map(LoopBound.init)
         signingWorker.submit { [weak self] in
             let stored = Result { () throws -> StoredResult in
                 let signed: [UInt8]
@@ -50,7 +52,10 @@ extension LensService {
                 return try store.store(parts: [signed], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg")
             }
             let upload = (try? stored.get()).map { outbox?.enqueue($0, fileExtension: "jpg") ?? "disabled" }
-            self?.loop.post { [weak self] in self?.photoStored(name: name, session: session, result: stored, upload: upload) }
+            self?.loop.post { [weak self] in
+                self?.photoStored(name: name, session: session, result: stored, upload: upload)
+                done?.value()
+            }
         }
     }
 

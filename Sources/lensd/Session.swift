@@ -17,10 +17,10 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     let isPersistent: Bool
     private(set) var maximumLocationAccuracy: Double
     private(set) var lastActivity = ContinuousClock.now
-    private var cameraMode = "photo"
+    private(set) var cameraMode = "photo"
     private var reportedReasons: [DisabledReason]
     private var reportedDetails: [DisabledReason: String] = [:]
-    private unowned let service: LensService
+    unowned let service: LensService
     private var registration: BusRegistration?
     private var tracking: BusRegistration?
     private var subjectWatch: SubjectWatch?
@@ -80,6 +80,10 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             case "SetMaximumLocationAccuracy": return setMaximumLocationAccuracy(call)
             case "OpenPreview": return try openPreview(call)
             case "ClosePreview": return closePreview()
+            case "StartFaceAutoCapture": return try startFaceAutoCapture(call)
+            case "RequestFaceCapture": return try requestFaceCapture()
+            case "RestartFaceAutoCapture": return try restartFaceAutoCapture()
+            case "StopFaceAutoCapture": return stopFaceAutoCapture()
             default: return .error(BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)"))
             }
         } catch {
@@ -109,6 +113,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         case "Location": return Wire.location(service.visibleFix)
         case "PreviewActive": return .bool(service.isPreviewing(self))
         case "PreviewStats": return service.previewStats(of: self)
+        case "FaceAutoCaptureState": return .string(service.faceAutoCaptureState(of: self))
         default: throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(property)")
         }
     }
@@ -330,7 +335,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         emit("Failed", [.string(busError.name), .string(busError.message)])
     }
 
-    private func propertiesChanged(_ changed: [String: BusValue]) {
+    func propertiesChanged(_ changed: [String: BusValue]) {
         try? service.bus.emitPropertiesChanged(path: path, interface: Self.interfaceName, changed: changed, destination: owner)
     }
 
@@ -390,7 +395,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         propertiesChanged(["IsRecordingVideo": .bool(recording)])
     }
 
-    private func requireCaptureEnabled() throws {
+    func requireCaptureEnabled() throws {
         let reasons = service.disabledReasons(for: self)
         guard reasons.isEmpty else {
             throw LensError.captureDisabled("capture is disabled: \(reasons.map(\.rawValue).joined(separator: ", "))"
@@ -399,7 +404,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     /// Also counts as use of the camera, for the claim's idle timeout.
-    private func requireClaim() throws {
+    func requireClaim() throws {
         guard service.claimHolder === self else {
             throw LensError.notStarted("call StartCaptureSession first")
         }

@@ -93,4 +93,27 @@ final class ConfigurationDiagnosticsTests: XCTestCase {
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: state.path), "state directory touched before the bus")
     }
+
+    /// The face cascade and the scripted frames are read by --check-config: a bad one is named.
+    func testABadFaceCascadeOrFramesDirectoryIsNamed() throws {
+        let cascade = tmp.file("cascade.xml")
+        try Data("<opencv_storage><cascade>".utf8).write(to: cascade)
+        let bad = try lensd(["--check-config", "--face-cascade", cascade.path])
+        XCTAssertEqual(bad.status, 2, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("face-cascade \(cascade.path): "), bad.stderr)
+        let relative = try lensd(["--check-config", "--face-cascade", "cascade.xml"])
+        XCTAssertTrue(relative.stderr.contains("face-cascade must be an absolute path"), relative.stderr)
+        let good = try lensd(["--check-config", "--face-cascade", "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml"])
+        XCTAssertEqual(good.status, 0, good.stderr)
+
+        let frames = tmp.file("frames")
+        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: false)
+        let empty = try lensd(["--check-config", "--synthetic-frames", frames.path])
+        XCTAssertEqual(empty.status, 2)
+        XCTAssertTrue(empty.stderr.contains("synthetic-frames: \(frames.path) holds no .jpg files"), empty.stderr)
+        try Data("not a jpeg".utf8).write(to: frames.appendingPathComponent("0.jpg"))
+        let broken = try lensd(["--check-config", "--synthetic-frames", frames.path])
+        XCTAssertEqual(broken.status, 2)
+        XCTAssertTrue(broken.stderr.contains("0.jpg is not a readable JPEG"), broken.stderr)
+    }
 }

@@ -24,9 +24,11 @@ final class LensctlCompletionTests: XCTestCase {
 
     func testCompletionOffersCommandsOptionsAndValues() throws {
         let cases: [([String], String)] = [
-            (["lensctl", ""], "status devices capture record watch set verify trust-anchor preview outbox detect-faces results fetch rm enroll --help"),
+            (["lensctl", ""], "status devices capture record watch set verify trust-anchor preview outbox detect-faces face-capture results fetch rm enroll --help"),
             (["lensctl", "enroll", ""], "request install status"),
             (["lensctl", "enroll", "request", "--"], "--subject --dns --bus --json --help"),
+            (["lensctl", "face-capture", "--camera-"], "--camera-facing"),
+            (["lensctl", "face-capture", "--camera-facing", ""], "front back"),
             (["lensctl", "preview", "--f"], "--fps --frames --force"),
             (["lensctl", "preview", "--size", ""], "320x240 640x480 1280x720"),
             (["lensctl", "outbox", ""], "retry"),

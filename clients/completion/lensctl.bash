@@ -10,12 +10,12 @@ _lensctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     local words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 
-    local commands="status devices capture record watch set verify trust-anchor preview outbox detect-faces results fetch rm enroll"
+    local commands="status devices capture record watch set verify trust-anchor preview outbox detect-faces face-capture results fetch rm enroll"
     local common="--bus --json --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--size|--fps|--quality|--frames|--cascade|--thumbnail|--subject|--dns) ((i++)) ;;
+            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--size|--fps|--quality|--frames|--cascade|--thumbnail|--subject|--dns|--camera-facing|--min-*|--max-*|--candidate-selection-ms|--detection-rectangle) ((i++)) ;;
             -*) ;;
             *) command=${words[i]}; break ;;
         esac
@@ -26,6 +26,8 @@ _lensctl() {
         --bus) COMPREPLY=($(compgen -W "system session unix:path=" -- "$cur")); compopt -o nospace 2>/dev/null; return ;;
         --camera) COMPREPLY=($(compgen -W "back front external" -- "$cur") $(compgen -G "/dev/video*" -- "$cur")); return ;;
         --flash) COMPREPLY=($(compgen -W "off on auto" -- "$cur")); return ;;
+        --camera-facing) COMPREPLY=($(compgen -W "front back" -- "$cur")); return ;;
+        --min-*|--max-*|--candidate-selection-ms|--detection-rectangle) return ;;
         -o|--trust-anchor|--cascade|--thumbnail) _lensctl_files "$cur"; return ;;
         --zoom|--accuracy|--timeout|--count|--duration|--fps|--quality|--frames|--subject|--dns) return ;;
         --size) COMPREPLY=($(compgen -W "320x240 640x480 1280x720" -- "$cur")); return ;;
@@ -66,6 +68,8 @@ _lensctl() {
             else
                 _lensctl_files "$cur"
             fi ;;
+        face-capture)
+            COMPREPLY=($(compgen -W "-o --timeout --force --min-valid-frames --candidate-selection-ms --detection-rectangle --camera-facing --min-face-size --max-face-size --max-center-offset --min-brightness --max-brightness --min-sharpness $common" -- "$cur")) ;;
         detect-faces)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--cascade $common" -- "$cur"))

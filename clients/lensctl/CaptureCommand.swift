@@ -68,6 +68,16 @@ enum CaptureCommand: Command {
         }
         // The camera's part is done: the next client in line need not wait for the fetch and the check.
         try? camera.stopCaptureSession()
+        let result = try deliver(name, info: info, thumbnail: thumbnail, from: camera, to: target, thumbnailTo: thumbnailTarget,
+                                 overwrite: force)
+        Output.result(result, text: result.text, json: args.json, standardOutputTaken: target.isStandardOutput)
+        return try trusted(result)
+    }
+
+    /// Fetches the signed photo, checks it is what lensd announced, writes it (and the thumbnail)
+    /// and verifies it against lensd's own anchor (`capture`, `face-capture`).
+    static func deliver(_ name: String, info: LensResultInfo, thumbnail: Data?, from camera: LensCamera, to target: OutputFile.Target,
+                        thumbnailTo thumbnailTarget: OutputFile.Target?, overwrite force: Bool) throws -> CaptureJSON {
         let (bytes, anchor) = try Connection.client { () throws(LensClientError) in
             (try camera.fetchResult(name), try camera.trustAnchor())
         }
@@ -81,10 +91,13 @@ enum CaptureCommand: Command {
             return try OutputFile.write(thumbnail, to: thumbnailTarget, name: name, fileExtension: "thumbnail.jpg", overwrite: force)
         }
         let report = try verify(bytes, anchorPEM: anchor)
-        let result = CaptureJSON(name: name, path: path, thumbnail: thumbnailPath, info: info, report: report)
-        Output.result(result, text: result.text, json: args.json, standardOutputTaken: target.isStandardOutput)
-        guard report.state == .trusted else {
-            throw CommandFailure(.failed, "\(path) does not verify as Trusted against lensd's own trust anchor")
+        return CaptureJSON(name: name, path: path, thumbnail: thumbnailPath, info: info, report: report)
+    }
+
+    /// Exit 1 unless the photo verified as Trusted.
+    static func trusted(_ result: CaptureJSON) throws -> ExitCode {
+        guard result.verdict == ValidationState.trusted.rawValue else {
+            throw CommandFailure(.failed, "\(result.path) does not verify as Trusted against lensd's own trust anchor")
         }
         return .ok
     }

@@ -31,6 +31,12 @@ enum Describe {
     }
 
     /// "12.400 s, 372 frames, 3104228 bytes video/mp4, recovered, unsigned: no key".
+    /// "frame 42 face_too_far, face 0.12 of the width" — keys, not translations: `watch` prints the wire.
+    static func face(_ detection: LensFaceDetection) -> String {
+        "frame \(detection.frame) \(detection.instruction.key)"
+            + (detection.face.map { String(format: ", face %.2f of the width", $0.size) } ?? "")
+    }
+
     static func video(_ info: LensVideoInfo) -> String {
         var text = "\(Seconds.text(info.duration)) s, \(info.frames) frames, \(info.size) bytes \(info.mime)"
         if info.recovered { text += ", recovered" }

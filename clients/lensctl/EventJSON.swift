@@ -30,6 +30,8 @@ struct EventJSON: Encodable {
     /// ResultUploaded: where the server stored it, and its HTTP status.
     var url: String?
     var http_status: UInt32?
+    /// FaceDetected and FaceAutoCaptureFinished: the frame's detection.
+    var detection: FaceDetectionJSON?
 
     init(status: StatusJSON, time: Date) {
         event = "Status"
@@ -65,7 +67,11 @@ struct EventJSON: Encodable {
             (self.error, self.message) = (error, message)
         case .resultEvicted(let name, let reason):
             (self.name, self.reason) = (name, reason)
-        case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped: break
+        case .faceDetected(let detection):
+            self.detection = FaceDetectionJSON(detection)
+        case .faceAutoCaptureFinished(let name, let detection):
+            (self.name, self.detection) = (name, FaceDetectionJSON(detection))
+        case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped, .candidateSelectionStarted: break
         case .failed(let error), .controlFailed(_, let error), .videoRecordingFailed(let error), .disconnected(let error):
             (self.error, message) = (error.name, error.message)
         case .zoomFactorChanged(let factor):
@@ -84,7 +90,7 @@ struct EventJSON: Encodable {
     private enum CodingKeys: String, CodingKey {
         case event, time, name, thumbnail_size, size, sha256, mime, duration_s, frames, recovered, reason, reasons, error
         case message, zoom_factor, point, device
-        case flash_mode, location, status, upload, url, http_status
+        case flash_mode, location, status, upload, url, http_status, detection
     }
 
     /// Absent fields are left out, except LocationChanged's location, which is null when lost.
@@ -113,5 +119,32 @@ struct EventJSON: Encodable {
         try c.encodeIfPresent(upload, forKey: .upload)
         try c.encodeIfPresent(url, forKey: .url)
         try c.encodeIfPresent(http_status, forKey: .http_status)
+        try c.encodeIfPresent(detection, forKey: .detection)
+    }
+}
+
+/// A face auto-capture detection: the instruction key, and the face when one was found.
+struct FaceDetectionJSON: Encodable {
+    struct Face: Encodable {
+        /// Normalized left, top, right, bottom.
+        var rectangle: [Double]
+        var confidence: Double
+        var size: Double
+        var center_offset: Double
+        var brightness: Double
+        var sharpness: Double
+    }
+
+    var frame: UInt64
+    var instruction: String
+    var valid: Bool
+    var face: Face?
+
+    init(_ d: LensFaceDetection) {
+        (frame, instruction, valid) = (d.frame, d.instruction.key, d.isValid)
+        face = d.face.map { f in
+            Face(rectangle: [f.left, f.top, f.right, f.bottom], confidence: f.confidence, size: f.size,
+                 center_offset: f.centerOffset, brightness: f.brightness, sharpness: f.sharpness)
+        }
     }
 }

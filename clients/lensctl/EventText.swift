@@ -32,7 +32,9 @@ enum EventText {
         case .locationChanged(let location): Describe.location(location)
         case .resultUploaded(let name, let info): "\(name) → \(info.url) (HTTP \(info.status)), sha256 \(info.sha256)"
         case .uploadFailed(let name, let error, let message): "\(name), \(error): \(message)"
-        case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped: ""
+        case .faceDetected(let detection): Describe.face(detection)
+        case .faceAutoCaptureFinished(let name, let detection): "\(name), \(Describe.face(detection))"
+        case .captureEnabled, .subjectAreaChanged, .videoRecordingStarted, .videoRecordingStopped, .candidateSelectionStarted: ""
         }
     }
 

@@ -5,7 +5,7 @@ enum LensCtl {
     static let commands: [any Command.Type] = [
         StatusCommand.self, DevicesCommand.self, CaptureCommand.self, RecordCommand.self, WatchCommand.self, SetCommand.self,
         VerifyCommand.self, TrustAnchorCommand.self, PreviewCommand.self, OutboxCommand.self, DetectFacesCommand.self,
-        ResultsCommand.self, FetchCommand.self, RemoveCommand.self, EnrollCommand.self,
+        ResultsCommand.self, FetchCommand.self, RemoveCommand.self, EnrollCommand.self, FaceCaptureCommand.self,
     ]
 
     static var usage: String {

@@ -1,7 +1,7 @@
 import Foundation
 import LensClient
 
-/// The one line `record` rewrites on a terminal's stderr: "recording 00:12.4  3.1 MB".
+/// The one line `record` (and `face-capture`) rewrites on a terminal's stderr: "recording 00:12.4  3.1 MB".
 final class LiveLine {
     private var shown = false
 
@@ -10,9 +10,11 @@ final class LiveLine {
         isatty(STDERR_FILENO) == 1 ? LiveLine() : nil
     }
 
-    func show(_ progress: LensVideoProgress) {
+    func show(_ progress: LensVideoProgress) { show(Self.text(progress)) }
+
+    func show(_ text: String) {
         // Carriage return, the line, then erase what a longer earlier line left.
-        FileHandle.standardError.write(Data("\r\(Self.text(progress))\u{1B}[K".utf8))
+        FileHandle.standardError.write(Data("\r\(text)\u{1B}[K".utf8))
         shown = true
     }
 

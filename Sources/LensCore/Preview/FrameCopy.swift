@@ -1,20 +1,25 @@
 import Foundation
 
 /// A camera frame copied off the camera's buffers, so that the preview's thread can work on it
-/// after the camera thread has moved on. The buffer is reused from frame to frame.
-struct FrameCopy {
-    enum Kind { case rgb, jpeg }
+/// after the camera thread has moved on. The buffer is reused from frame to frame (the
+/// preview), or kept whole as the frame to sign (face auto-capture).
+public struct FrameCopy: Sendable {
+    public enum Kind: Sendable { case rgb, jpeg }
 
-    var kind = Kind.rgb
-    var bytes: [UInt8] = []
-    var width = 0
-    var height = 0
-    var timestamp = 0.0
-    var sequence: UInt64 = 0
+    public var kind = Kind.rgb
+    public var bytes: [UInt8] = []
+    public var width = 0
+    public var height = 0
+    public var timestamp = 0.0
+    public var sequence: UInt64 = 0
     /// When the camera thread handed the frame over (for the latency lens-bench reports).
-    var offeredAt = ContinuousClock.now
+    public var offeredAt = ContinuousClock.now
+    /// The same moment on the wall clock: a photo made of this frame was taken then.
+    public var offeredDate = Date()
 
-    mutating func copy(_ frame: VideoFrame) {
+    public init() {}
+
+    public mutating func copy(_ frame: VideoFrame) {
         let source: UnsafeRawBufferPointer
         switch frame.pixels {
         case .rgb(let pixels): (kind, source) = (.rgb, pixels)
@@ -22,13 +27,13 @@ struct FrameCopy {
         }
         bytes.removeAll(keepingCapacity: true)
         bytes.append(contentsOf: source)
-        (width, height, timestamp, sequence, offeredAt) = (frame.width, frame.height, frame.timestamp, frame.sequence, .now)
+        (width, height, timestamp, sequence, offeredAt, offeredDate) = (frame.width, frame.height, frame.timestamp, frame.sequence, .now, Date())
     }
 
     /// Packed RGB of exactly `width`×`height` (at most the frame's size): raw frames are
     /// box-downscaled; camera JPEGs are decoded at the smallest DCT scale (1/2, 1/4, 1/8) that is
     /// still at least that large, then box-downscaled the rest of the way.
-    func scaledRGB(width outWidth: Int, height outHeight: Int) throws -> [UInt8] {
+    public func scaledRGB(width outWidth: Int, height outHeight: Int) throws -> [UInt8] {
         guard width >= outWidth, height >= outHeight else {
             throw ImagingError("a \(width)×\(height) frame cannot make a \(outWidth)×\(outHeight) preview")
         }

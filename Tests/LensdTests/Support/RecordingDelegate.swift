@@ -28,6 +28,9 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
         case videoUnsigned(name: String, info: LensVideoInfo)
         case uploaded(name: String, info: LensUploadInfo)
         case uploadFailed(name: String, error: String, message: String)
+        case faceDetected(LensFaceDetection)
+        case candidateSelection
+        case faceFinished(name: String, detection: LensFaceDetection)
         case disconnected(LensClientError)
     }
 
@@ -92,6 +95,9 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
     func didFailUploadingResult(name: String, error: String, message: String) {
         record(.uploadFailed(name: name, error: error, message: message))
     }
+    func didDetectFace(_ detection: LensFaceDetection) { record(.faceDetected(detection)) }
+    func didStartCandidateSelection() { record(.candidateSelection) }
+    func didFinishFaceAutoCapture(name: String, detection: LensFaceDetection) { record(.faceFinished(name: name, detection: detection)) }
     func didDisconnect(_ error: LensClientError) { record(.disconnected(error)) }
 }
 
@@ -118,6 +124,9 @@ extension RecordingDelegate.Call {
         case .uploaded: "ResultUploaded"
         case .uploadFailed: "UploadFailed"
         case .videoUnsigned: "VideoUnsigned"
+        case .faceDetected: "FaceDetected"
+        case .candidateSelection: "CandidateSelectionStarted"
+        case .faceFinished: "FaceAutoCaptureFinished"
         case .disconnected: "Disconnected"
         }
     }

@@ -3,7 +3,8 @@ import Foundation
 /// The explicit synthetic camera (`--camera synthetic`, never a silent fallback): a test pattern
 /// rendered in software (SyntheticScene) with the frame number and clock burned in (FrameStamp).
 /// Its photos say so: model "lensd synthetic camera", isSynthetic (→ algorithmicMedia).
-/// Flash and focus are simulated; zoom really crops the rendered frame.
+/// Flash and focus are simulated; zoom really crops the rendered frame. With `frames` it plays
+/// those images instead of the pattern, unstamped (the files are the picture), at their size.
 public final class SyntheticCamera: Camera {
     public static let model = "lensd synthetic camera"
     public static let make = "lensd"
@@ -21,6 +22,7 @@ public final class SyntheticCamera: Camera {
     private let clock: @Sendable () -> Date
     private let scene: SyntheticScene
     private let stamp: FrameStamp
+    private let scripted: SyntheticFrames?
     private var zoomFactor = 1.0
     private var flashMode = FlashMode.off
     private var openedAt: Date?
@@ -35,7 +37,8 @@ public final class SyntheticCamera: Camera {
     /// of Unsupported); otherwise it must include `.off`, the mode a camera starts in.
     public init(width: Int = 1920, height: Int = 1080, frameRate: Double = 30, quality: Int = 90,
                 position: CameraPosition = .back, supportedFlashModes: [FlashMode] = FlashMode.allCases,
-                clock: @escaping @Sendable () -> Date = Date.init) {
+                frames: SyntheticFrames? = nil, clock: @escaping @Sendable () -> Date = Date.init) {
+        let (width, height) = frames.map { ($0.width, $0.height) } ?? (width, height)
         precondition(width >= 16 && height >= 16 && width <= 16_384 && height <= 16_384, "frame size \(width)×\(height)")
         precondition(frameRate > 0 && frameRate.isFinite && (1...100).contains(quality))
         precondition(supportedFlashModes.isEmpty || supportedFlashModes.contains(.off))
@@ -48,6 +51,7 @@ public final class SyntheticCamera: Camera {
         self.clock = clock
         scene = SyntheticScene(width: width, height: height, sweepFrames: max(2, Int(frameRate * 2)))
         stamp = FrameStamp(frameHeight: height)
+        scripted = frames
     }
 
     public var frameByteCount: Int { width * height * 3 }
@@ -179,6 +183,17 @@ public final class SyntheticCamera: Camera {
 
     private func render(frameNumber: UInt64, time: Date, flash: Bool, into buffer: UnsafeMutableRawBufferPointer) {
         let canvas = RGBCanvas(buffer, width: width, height: height)
+        if let scripted {
+            let picture = scripted.rgb(frame: frameNumber)
+            picture.withUnsafeBytes { source in
+                if zoomFactor > 1 {
+                    DigitalZoom.cropAndScale(source, into: buffer, width: width, height: height, factor: zoomFactor)
+                } else {
+                    buffer.copyMemory(from: source)
+                }
+            }
+            return
+        }
         if zoomFactor > 1 {
             if sceneFrame.count != frameByteCount { sceneFrame = [UInt8](repeating: 0, count: frameByteCount) }
             sceneFrame.withUnsafeMutableBytes { sceneBuffer in

@@ -1,0 +1,197 @@
+import Foundation
+import LensBus
+import LensCore
+import LensFace
+
+/// The claim holder's face auto-capture: the watch on the frame pipeline and where it stands.
+final class FaceRun {
+    enum State: String {
+        case searching, candidateSelection = "candidate_selection", capturing
+    }
+
+    let session: Session
+    let watch: FaceWatch
+    var state = State.searching
+    /// Bumped by RestartFaceAutoCapture: reports of an earlier run are dropped.
+    var generation = 0
+
+    init(session: Session, watch: FaceWatch) {
+        self.session = session
+        self.watch = watch
+    }
+}
+
+/// StartFaceAutoCapture → (the camera facing the asked way) → FaceWatch on the frame pipeline →
+/// FaceDetected per processed frame, CandidateSelectionStarted once → FaceAutoCaptureFinished →
+/// the chosen frame through the photo path (InitialCaptureFinished, PhotoSigned with that name).
+/// It ends with StopFaceAutoCapture, the claim (StopCaptureSession, Close, disconnect) or the
+/// camera failing; FaceAutoCaptureState follows it.
+extension LensService {
+    /// The detector, its cascade read once, the first time it is asked for.
+    func faceDetector() throws -> FaceDetector {
+        if let loaded = faceCascade { return try loaded.get() }
+        let path = configuration.faceCascadePath
+        let loaded = Result { () throws(LensError) -> FaceDetector in
+            do { return FaceDetector(cascade: try LBPCascade(contentsOf: path)) } catch {
+                throw .unsupported("face auto-capture needs the face cascade \(path) (face-cascade; Debian: opencv-data): \(error)")
+            }
+        }
+        faceCascade = loaded
+        return try loaded.get()
+    }
+
+    /// The controller StartFaceAutoCapture runs, or why it cannot start (before any reply is deferred).
+    func faceController(for session: Session, options: FaceOptions) throws -> FaceAutoCapture<FrameCopy> {
+        guard faceRun?.session !== session else {
+            throw LensError.busy("a face auto-capture is running: RestartFaceAutoCapture or StopFaceAutoCapture it first")
+        }
+        do { return try FaceAutoCapture(detector: try faceDetector(), configuration: options.configuration) } catch {
+            throw LensError.from(error)
+        }
+    }
+
+    /// Requires the claim, photo mode and capture enabled (checked by the caller).
+    func startFaceAutoCapture(for session: Session, controller: FaceAutoCapture<FrameCopy>, facing: CameraPosition,
+                              reply: DeferredReply) {
+        let begin: () -> Void = { [weak self] in
+            guard let self, self.claimHolder === session else {
+                return reply.fail(LensError.notStarted("the camera claim ended before the face auto-capture could start").busError)
+            }
+            self.beginFaceAutoCapture(for: session, controller: controller)
+            reply.reply([])
+        }
+        guard let target = cameraStates.firstIndex(where: { $0.description.position == facing }), target != currentCamera else {
+            return begin()
+        }
+        face(camera: target, session: session, reply: reply, then: begin)
+    }
+
+    func faceAutoCaptureState(of session: Session) -> String {
+        guard let run = faceRun, run.session === session else { return "idle" }
+        return run.state.rawValue
+    }
+
+    /// The next processed frame is the result, whatever its quality.
+    func requestFaceCapture(for session: Session) throws {
+        try runningFace(of: session).watch.requestCapture()
+    }
+
+    func restartFaceAutoCapture(for session: Session) throws {
+        let run = try runningFace(of: session)
+        run.generation += 1
+        run.watch.restart(generation: run.generation)
+        faceStateChanged(run, .searching)
+    }
+
+    /// Idempotent: ends this session's auto-capture if it has one (a chosen frame being signed
+    /// still ends in PhotoSigned).
+    func endFaceAutoCapture(of session: Session, failure: LensError? = nil) {
+        guard let run = faceRun, run.session === session else { return }
+        if run.state != .capturing { detach(run) }
+        faceRun = nil
+        if let failure { session.failed(failure) }
+        session.propertiesChanged(["FaceAutoCaptureState": .string("idle")])
+        // The claim could not be idle while it ran: from now on it can be, for clients waiting.
+        claimUsed()
+        checkIdleClaim()
+    }
+
+    private func runningFace(of session: Session) throws -> FaceRun {
+        guard let run = faceRun, run.session === session, run.state != .capturing else {
+            throw LensError.notStarted("no face auto-capture is running: call StartFaceAutoCapture")
+        }
+        return run
+    }
+
+    private func beginFaceAutoCapture(for session: Session, controller: FaceAutoCapture<FrameCopy>) {
+        let watch = FaceWatch(controller: controller) { [weak self] watch, report in
+            self?.loop.post { [weak self] in self?.faceReported(report, from: watch) }
+        }
+        let run = FaceRun(session: session, watch: watch)
+        faceRun = run
+        rig.frames.attach(watch)
+        session.propertiesChanged(["FaceAutoCaptureState": .string(run.state.rawValue)])
+        pumpFrames()
+    }
+
+    private func faceReported(_ result: Result<FaceWatch.Report, Error>, from watch: FaceWatch) {
+        guard let run = faceRun, run.watch === watch, run.state != .capturing else { return }
+        let report: FaceWatch.Report
+        switch result {
+        case .success(let r): report = r
+        case .failure(let error):
+            return endFaceAutoCapture(of: run.session, failure: .internal("face detection failed: \(error)"))
+        }
+        guard report.generation == run.generation else { return }
+        let session = run.session, step = report.step
+        session.emit("FaceDetected", [Wire.faceDetection(step.detection, frame: report.sequence, luma: report.lumaSize)])
+        if step.candidateSelectionStarted {
+            session.emit("CandidateSelectionStarted", [])
+            faceStateChanged(run, .candidateSelection)
+        }
+        guard let chosen = step.result else { return }
+        detach(run)
+        faceStateChanged(run, .capturing)
+        let name = UUID().uuidString.lowercased()
+        session.emit("FaceAutoCaptureFinished", [.string(name),
+                                                 Wire.faceDetection(chosen.detection, frame: chosen.frame.sequence, luma: report.lumaSize)])
+        guard let state = currentState else { return endFaceAutoCapture(of: session, failure: .cameraSessionFailed("no camera")) }
+        let photo = Result { try chosen.frame.capturedPhoto(state: state, quality: configuration.jpegQuality) }
+            .mapError { LensError.internal("encoding the chosen frame failed: \($0)") as Error }
+        Log.info("session \(session.number): face auto-capture chose frame \(chosen.frame.sequence) as \(name)")
+        captureStarted()
+        photoCaptured(name: name, uid: session.uid, session: session, result: photo, state: state) { [weak self] in
+            guard let self, self.faceRun === run else { return }
+            self.endFaceAutoCapture(of: session)
+        }
+    }
+
+    private func faceStateChanged(_ run: FaceRun, _ state: FaceRun.State) {
+        guard run.state != state else { return }
+        run.state = state
+        run.session.propertiesChanged(["FaceAutoCaptureState": .string(state.rawValue)])
+    }
+
+    private func detach(_ run: FaceRun) {
+        rig.frames.detach(run.watch)
+        run.watch.stop()
+    }
+
+    /// camera_facing: the claim moves to camera `target`, announced with DeviceChanged.
+    private func face(camera target: Int, session: Session, reply: DeferredReply, then: @escaping () -> Void) {
+        moveClaim(to: target) { result in
+            switch result {
+            case .success(let state):
+                session.emit("DeviceChanged", [Wire.device(state)])
+                session.propertiesChanged(["CurrentDevice": Wire.device(state)])
+                then()
+            case .failure(let error): reply.fail(error.busError)
+            }
+        }
+    }
+}
+
+extension Wire {
+    /// FaceDetected's and FaceAutoCaptureFinished's a{sv}: the face's rectangle normalized as
+    /// (left, top, right, bottom) of the frame, its quality; only `frame`, `face`, `instruction`
+    /// and `valid` when no face was found.
+    static func faceDetection(_ detection: FaceDetection, frame: UInt64, luma: (width: Int, height: Int)) -> BusValue {
+        var fields: [String: BusValue] = [
+            "frame": .uint64(frame),
+            "face": .bool(detection.face != nil),
+            "instruction": .string(detection.instruction.key),
+            "valid": .bool(detection.isValid),
+        ]
+        if let face = detection.face {
+            let r = face.rectangle, w = Double(luma.width), h = Double(luma.height)
+            fields["rectangle"] = .structure([.double(Double(r.x) / w), .double(Double(r.y) / h),
+                                              .double(Double(r.x + r.width) / w), .double(Double(r.y + r.height) / h)])
+            fields["confidence"] = .double(Double(face.confidence))
+            fields["size"] = .double(face.quality.size)
+            fields["center_offset"] = .double(face.quality.centerOffset)
+            fields["brightness"] = .double(face.quality.brightness)
+            fields["sharpness"] = .double(face.quality.sharpness)
+        }
+        return .vardict(fields)
+    }
+}
