@@ -26,15 +26,18 @@ public struct JPEGSigner: Sendable {
                 throw C2PAError.malformed("JPEG has no start of scan")
             }
             let plan = try layout(insertionAt: insertion)
-            var out = [UInt8](repeating: 0, count: jpeg.count + plan.segmentsLength)
             let hasher = Hasher(.sha256)
-            out.withUnsafeMutableBytes { target in
-                let gap = insertion + plan.segmentsLength
+            let gap = insertion + plan.segmentsLength
+            // Uninitialized, not zero-filled: every byte is written below, so zeroing would be a
+            // third pass over a 12 MP photo.
+            var out = [UInt8](unsafeUninitializedCapacity: jpeg.count + plan.segmentsLength) { target, count in
                 Self.copy(UnsafeRawBufferPointer(rebasing: raw[..<insertion]), to: target.baseAddress!, hashingInto: hasher)
                 Self.copy(UnsafeRawBufferPointer(rebasing: raw[insertion...]), to: target.baseAddress! + gap, hashingInto: hasher)
+                count = target.count
             }
             let segments = JPEGXT.segments(store: try plan.store(hash: hasher.finalize()), chunk: chunkSize)
-            out.replaceSubrange(insertion..<(insertion + segments.count), with: segments)
+            precondition(segments.count == plan.segmentsLength, "the segments fill exactly the gap left for them")
+            out.replaceSubrange(insertion..<gap, with: segments)
             return out
         }
     }
