@@ -33,7 +33,9 @@ let package = Package(
         .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11"]),
         .target(name: "LensClient", dependencies: ["LensBus", "LensFace"]),
         // Face detection and auto-capture: pure Swift, no C library (JPEG decoding stays with the caller).
-        .target(name: "LensFace"),
+        // Optimized in debug builds too: its pixel loops unoptimized score about one frame a second,
+        // too slow for the daemon's tests (and ten times slower still in the vivid VM).
+        .target(name: "LensFace", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // Executables.
         // LensCore for its JPEG decoder (detect-faces), LensFace for the detector and the instruction texts.

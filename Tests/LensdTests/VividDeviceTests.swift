@@ -248,6 +248,30 @@ final class VividDeviceTests: LensdTestCase {
         XCTAssertTrue(daemon.log.contains("\(node) streams 640x480 MJPG"), daemon.log)
     }
 
+    /// A camera that streams only YUYV, as many webcams do without MJPEG: lensd asks for RGB24 and
+    /// libv4l2 converts. The loopback plays a frame vivid itself made in YUYV, so the host finds
+    /// vivid's colour bars in the preview and in the photo taken while it runs.
+    func testThePreviewOfAYUYVCameraShowsWhatItSees() throws {
+        let out = try XCTUnwrap(ProcessInfo.processInfo.environment["LENSD_VM_OUT"])
+        let bars = out + "/vivid-bars.yuyv"
+        try run(["v4l2-ctl", "-d", "/dev/video0", "--set-fmt-video=width=640,height=480,pixelformat=YUYV",
+                 "--stream-mmap", "--stream-count=1", "--stream-to=" + bars])
+        let (node, feeder) = try feedLoopback(format: "YUYV", files: [bars])
+        defer { feeder.terminate(); feeder.waitUntilExit() }
+        camera = node
+        try restartDaemon()
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        let reply = try c.call(s, "OpenPreview", [.vardict(["width": .uint32(320), "height": .uint32(240)])])
+        let reader = PreviewPipeReader(fd: try XCTUnwrap(reply.first?.fdValue))
+        let before = try reader.frames(2)
+        try capture(c, session: s, expecting: (640, 480), savedAs: "loopback-yuyv.jpg")
+        let after = try reader.frames(2)
+        try bringBack(Data((before + after).flatMap(\.jpeg)), as: "preview-loopback-yuyv.mjpeg")
+        XCTAssertTrue(daemon.log.contains("\(node) streams 640x480 RGB3 at the driver's own rate, converted by libv4l2 from YUYV"), daemon.log)
+    }
+
     private func capture(_ c: TestClient, session: String? = nil, expecting size: (Int, Int), savedAs fileName: String) throws {
         let s = try session ?? c.openSession()
         try c.call(s, "StartCaptureSession")
@@ -303,7 +327,7 @@ final class VividDeviceTests: LensdTestCase {
 
     /// Writes `data` to $LENSD_VM_OUT (when the host asked for it), and with `anchorFrom` the
     /// trust anchor that validates it as anchor-<fileName>.pem.
-    private func bringBack(_ data: Data, as fileName: String, anchorFrom c: TestClient? = nil) throws {
+    func bringBack(_ data: Data, as fileName: String, anchorFrom c: TestClient? = nil) throws {
         guard let out = ProcessInfo.processInfo.environment["LENSD_VM_OUT"] else { return }
         try data.write(to: URL(fileURLWithPath: out).appendingPathComponent(fileName))
         if let c {
@@ -312,14 +336,19 @@ final class VividDeviceTests: LensdTestCase {
         }
     }
 
-    /// Starts loopback-writer feeding the host's loopback-source.jpg to the v4l2loopback node at
-    /// 25 fps, until the caller terminates it; the node is then a camera lensd may open.
-    private func feedLoopback() throws -> (node: String, feeder: Process) {
+    /// Starts loopback-writer feeding `files` (by default the host's loopback-source.jpg) to the
+    /// v4l2loopback node at 25 fps, until the caller terminates it; the node is then a camera
+    /// lensd may open.
+    /// `buffer` sizes the node's buffers for larger files sent later as a line on `control`.
+    func feedLoopback(format: String = "MJPG", files: [String]? = nil, buffer: Int? = nil,
+                      control: Pipe? = nil) throws -> (node: String, feeder: Process) {
         let environment = ProcessInfo.processInfo.environment
         let node = try XCTUnwrap(environment["LENSD_VM_LOOPBACK"]), out = try XCTUnwrap(environment["LENSD_VM_OUT"])
         let feeder = Process()
         feeder.executableURL = URL(fileURLWithPath: try XCTUnwrap(environment["VIVID_VM_LOOPBACK_WRITER"]))
-        feeder.arguments = [node, out + "/loopback-source.jpg", "640x480"]
+        feeder.arguments = [node, "640x480", format] + (buffer.map { [String($0)] } ?? []) + ["--"]
+            + (files ?? [out + "/loopback-source.jpg"])
+        if let control { feeder.standardInput = control }
         try feeder.run()
         // With exclusive_caps=1 the node is a capture device only once the feeder has started.
         Thread.sleep(forTimeInterval: 0.5)
@@ -355,7 +384,7 @@ final class VividDeviceTests: LensdTestCase {
         try Self.grantDeviceAccess()
     }
 
-    private func run(_ argv: [String]) throws {
+    func run(_ argv: [String]) throws {
         let result = try runProcess(argv)
         guard result.status == 0 else {
             throw TestToolError("\(argv.joined(separator: " ")) exited \(result.status): \(String(decoding: result.stderr, as: UTF8.self))")

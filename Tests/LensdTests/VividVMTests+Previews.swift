@@ -9,6 +9,10 @@ extension VividVMTests {
         if let stream = try assertDecodes("preview-vivid.mjpeg", frames: 9, in: out) {
             try assertVividColourBars(try firstFrame(ofMJPEG: stream, in: out))
         }
+        // libv4l2's RGB24 from the loopback's YUYV (a frame vivid made), scaled as vivid's RGB is.
+        if let stream = try assertDecodes("preview-loopback-yuyv.mjpeg", frames: 4, in: out) {
+            try assertVividColourBars(try firstFrame(ofMJPEG: stream, in: out))
+        }
         if let stream = try assertDecodes("preview-loopback.mjpeg", frames: 4, in: out) {
             // The fed 640×480 JPEG, halved by TurboJPEG's DCT scaling and coded again at quality 75:
             // its picture (the gradient), not its noise, which re-encoding changes — so both are

@@ -22,8 +22,14 @@ final class VividVMTests: XCTestCase {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         // The JPEG that VividDeviceTests feeds through v4l2loopback and expects back signed.
         let source = try TestJPEG.make(at: out.file("loopback-source.jpg"), width: 640, height: 480, seed: 7)
+        // The face scenario frames VividDeviceTests plays through v4l2loopback, one file per step
+        // and eight centred ones (each file's index drawn in it).
+        try TestTools.runOracle("face_scenes.py", [out.file("face-scenes").path])
+        let listing = try TestTools.runOracle("face_sequence.py", ["write", out.file("face-scenes").path, out.file("face-frames").path]
+                                              + ["no_face:1", "far:1", "off_centre:1", "close:1", "dark:1", "centred:8"])
+        try listing.write(to: out.file("face-frames/listing.json"))
         let started = Date()
-        let result = try runProcess([script, "--timeout", "180", "--rw", out.url.path,
+        let result = try runProcess([script, "--timeout", "420", "--smp", "2", "--rw", out.url.path,
                                      "--loopback", "video_nr=\(Self.loopbackNumber) card_label=lensd-loopback exclusive_caps=1",
                                      "--env", "LENSD_VM_OUT=\(out.url.path)", "--env", "LENSD_VM_LOOPBACK=/dev/video\(Self.loopbackNumber)",
                                      "--", bundle, "LensdTests.VividDeviceTests,LensCoreTests.V4L2MediaGraphVividTests"])
@@ -31,7 +37,7 @@ final class VividVMTests: XCTestCase {
         print("vivid VM phase: \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         if result.status == 125 { try unavailable(String(output.suffix(2000))) }
         XCTAssertEqual(result.status, 0, output)
-        XCTAssertTrue(output.contains("Executed 12 tests, with 0 failures"), output)
+        XCTAssertTrue(output.contains("Executed 14 tests, with 0 failures"), output)
         XCTAssertFalse(output.contains("skipped"), output)
 
         for name in ["640x480", "1280x720", "zoom2", "during-preview"] {
@@ -58,14 +64,38 @@ final class VividVMTests: XCTestCase {
         } else {
             XCTFail("the VM brought back no loopback.jpg")
         }
+        let yuyvPhoto = out.file("loopback-yuyv.jpg")
+        if FileManager.default.fileExists(atPath: yuyvPhoto.path) {
+            let verdict = try ReferenceValidator.assertTrusted(yuyvPhoto, anchors: [out.file("anchor-loopback-yuyv.jpg.pem")])
+            XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["tiff:Make"]?.string, "v4l2 loopback")
+            try assertVividColourBars(yuyvPhoto)
+        } else {
+            XCTFail("the VM brought back no loopback-yuyv.jpg")
+        }
         let zoomedPhoto = out.file("loopback-zoom2.jpg")
         if FileManager.default.fileExists(atPath: zoomedPhoto.path) {
             try assertLosslessCrop(zoomedPhoto, anchor: out.file("anchor-loopback-zoom2.jpg.pem"), source: source)
         } else {
             XCTFail("the VM brought back no loopback-zoom2.jpg")
         }
+        try assertSelfie(out.file("loopback-face.jpg"), anchor: out.file("anchor-loopback-face.jpg.pem"),
+                         scenarios: try JSONDecoder().decode([String].self, from: listing), frames: out.file("face-frames"))
         try assertRecordings(in: out, source: source)
         try assertPreviews(in: out, source: source)
+    }
+
+    /// The selfie face auto-capture signed through the loopback is one of the centred frames fed,
+    /// byte for byte once C2PA's segments are taken out (the camera's JPEG, not a re-encoding).
+    private func assertSelfie(_ photo: URL, anchor: URL, scenarios: [String], frames: URL) throws {
+        guard FileManager.default.fileExists(atPath: photo.path) else { return XCTFail("the VM brought back no \(photo.lastPathComponent)") }
+        let verdict = try ReferenceValidator.assertTrusted(photo, anchors: [anchor])
+        XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["tiff:Make"]?.string, "v4l2 loopback")
+        let drawn = String(decoding: try TestTools.runOracle("face_sequence.py", ["read", photo.path]), as: UTF8.self)
+        let index = try XCTUnwrap(Int(drawn.trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertEqual(scenarios.indices.contains(index) ? scenarios[index] : nil, "centred", "frame \(index)")
+        let fed = try [UInt8](Data(contentsOf: frames.appendingPathComponent(String(format: "%05d.jpg", index))))
+        XCTAssertTrue(try JPEGSegments.removingC2PASegments([UInt8](Data(contentsOf: photo))).jpeg == fed,
+                      "the selfie is not frame \(index) as fed")
     }
 
     /// Clear of vivid's nodes (0-2, and again after it is reloaded).

@@ -34,6 +34,9 @@ public final class V4L2Camera: Camera {
     /// The format and rate the device accepted at the last open(); nil before.
     public private(set) var format: V4L2Device.Format?
     public private(set) var frameRate: Double?
+    /// The device's own formats when the accepted one is libv4l2's conversion (a YUYV-only
+    /// webcam streams "RGB24"); empty when the device delivers the format itself.
+    public private(set) var convertedFrom: [UInt32] = []
 
     private var device: V4L2Device?
     private var stream: V4L2Stream?
@@ -69,7 +72,9 @@ public final class V4L2Camera: Camera {
     public var streamSummary: String? {
         guard let format, stream != nil else { return nil }
         let rate = frameRate.map { "\($0) fps" } ?? "the driver's own rate"
-        return "\(format.width)x\(format.height) \(V4L2Device.fourccString(format.pixelFormat)) at \(rate)"
+        let summary = "\(format.width)x\(format.height) \(V4L2Device.fourccString(format.pixelFormat)) at \(rate)"
+        guard !convertedFrom.isEmpty else { return summary }
+        return summary + ", converted by libv4l2 from " + convertedFrom.map(V4L2Device.fourccString).joined(separator: " or ")
     }
 
     /// Streaming: the stream reports no error. Closed: the node opens (a driver that dropped
@@ -87,7 +92,8 @@ public final class V4L2Camera: Camera {
         guard stream == nil else { return }
         do {
             let device = try V4L2Device(path: description.path)
-            let wantsJPEG = device.nativeFormats().contains { $0 == CV4L2_PIX_FMT_MJPEG || $0 == CV4L2_PIX_FMT_JPEG }
+            let nativeFormats = device.nativeFormats()
+            let wantsJPEG = nativeFormats.contains { $0 == CV4L2_PIX_FMT_MJPEG || $0 == CV4L2_PIX_FMT_JPEG }
             var format = try device.setFormat(width: settings.width, height: settings.height,
                                               pixelFormat: wantsJPEG ? CV4L2_PIX_FMT_MJPEG : CV4L2_PIX_FMT_RGB24)
             // MJPEG only at the requested size; a smaller JPEG would be upscaled by nobody.
@@ -104,6 +110,7 @@ public final class V4L2Camera: Camera {
             self.controls = controls
             stream = try V4L2Stream(device: device)
             self.format = format
+            convertedFrom = nativeFormats.contains(format.pixelFormat) ? [] : nativeFormats
             self.device = device
         } catch let error as V4L2Errno {
             close()
