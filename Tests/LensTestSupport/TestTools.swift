@@ -122,6 +122,12 @@ public struct TestPKI {
     public var chain: URL { dir.appendingPathComponent("chain.pem") }
     public var other: URL { dir.appendingPathComponent("other.pem") }
 
+    /// A PKI whose files (the names above) are already in `dir`.
+    public init(dir: URL, curve: Curve) {
+        self.dir = dir
+        self.curve = curve
+    }
+
     /// `leafDays`: the leaf's lifetime from now (default 365), for certificates that expire soon.
     public static func make(in dir: URL, curve: Curve = .p256, intermediates: Int = 1,
                      expiredLeaf: Bool = false, leafDays: Int? = nil) throws -> TestPKI {

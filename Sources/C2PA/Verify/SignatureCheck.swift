@@ -39,11 +39,16 @@ struct SignatureCheck {
         let summary = SignerSummary(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore,
                                     notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stampTime)
         let keyMatches = algorithm.matches(leaf.publicKey)
-        let violation = keyMatches ? CertificateProfile.violation(leaf) : "certificate key does not match \(algorithm.rawValue)"
-        if let violation { log.add(.failure, StatusCode.signingCredentialInvalid, violation, url: url) }
+        let violation = keyMatches ? SigningCertificateProfile.violation(leaf) : nil
+        if !keyMatches {
+            log.add(.failure, StatusCode.signingCredentialInvalid, "certificate key does not match \(algorithm.rawValue)", url: url)
+        } else if let violation {
+            log.add(.failure, StatusCode.signingCredentialInvalid, violation.description, url: url)
+        }
         let inside = signingTime >= leaf.notBefore && signingTime <= leaf.notAfter
         let message = COSESign1.toBeSigned(protectedBytes: cose.protectedBytes, payload: payload)
-        if leaf.publicKey.verify(signature: cose.signature, message: message, scheme: algorithm.scheme) {
+        let signatureValid = leaf.publicKey.verify(signature: cose.signature, message: message, scheme: algorithm.scheme)
+        if signatureValid {
             log.add(.success, StatusCode.claimSignatureValidated, "claim signature valid", url: url)
             if inside {
                 log.add(.success, StatusCode.claimSignatureInsideValidity, "claim signature inside validity", url: url)
@@ -51,9 +56,10 @@ struct SignatureCheck {
         } else {
             log.add(.failure, StatusCode.claimSignatureMismatch, "claim signature is not valid", url: url)
         }
-        // A key the algorithm cannot use ends the check (c2pa-rs looks no further); a credential
-        // outside the profile, or outside its validity at the signing time, is not trusted.
-        if !keyMatches {
+        // A key the algorithm cannot use, or a valid signature by a leaf outside the profile, ends
+        // the check (c2pa-rs 0.91 looks no further: SigningCertificateProfileTests); any other
+        // credential its EKU policy refuses, or outside its validity at the signing time, is not trusted.
+        if !keyMatches || (signatureValid && violation?.trustIsEvaluated == false) {
             return summary
         } else if violation != nil {
             log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: not a valid C2PA signer", url: url)

@@ -30,8 +30,8 @@ struct IdentityMaterial {
         guard key.publicKey == leaf.publicKey else {
             throw IdentityFailure(.invalid, "the key \(keyPath) does not belong to the certificate in \(chainPath); \(remedy)")
         }
-        if let violation = SigningCertificateRules.violation(leaf) {
-            throw IdentityFailure(.invalid, "the certificate in \(chainPath) cannot sign C2PA manifests: \(violation); \(remedy)")
+        if let violation = SigningCertificateProfile.violation(leaf) {
+            throw IdentityFailure(.invalid, "the certificate in \(chainPath) cannot sign C2PA manifests: \(violation.description); \(remedy)")
         }
         // Time is left out here, as c2pa-rs does for the chain; the leaf's own validity is below.
         let intermediates = Array(chain.dropFirst())
