@@ -9,6 +9,8 @@ public struct LensStatus: Sendable, Equatable {
     public var enrollmentState: String
     /// When the device certificate expires; nil when there is none.
     public var certificateNotAfter: Date?
+    /// From when the certificate is due for renewal (lensd's renew-before ahead of its expiry).
+    public var certificateRenewAfter: Date?
     /// The user whose session holds the camera; nil when it is free.
     public var cameraHolder: String?
     /// The per-user caps on stored results; storing past them deletes the oldest.
@@ -20,6 +22,8 @@ public struct LensStatus: Sendable, Equatable {
         enrollmentState = try fields.string("EnrollmentState")
         let notAfter = try fields.uint64("CertificateNotAfter")
         certificateNotAfter = notAfter == 0 ? nil : Date(timeIntervalSince1970: Double(notAfter))
+        let renewAfter = try fields.uint64("CertificateRenewAfter")
+        certificateRenewAfter = renewAfter == 0 ? nil : Date(timeIntervalSince1970: Double(renewAfter))
         let holder = try fields.string("CameraHolder")
         cameraHolder = holder.isEmpty ? nil : holder
         resultLimits = try LensResultLimits(try fields.nested("ResultLimits"))

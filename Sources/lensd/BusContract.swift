@@ -33,6 +33,7 @@ enum BusContract {
             P(name: "EnrollmentState", signature: "s", writable: false, emitsChange: .yes),
             // Changes when InstallCertificate installs a new certificate.
             P(name: "CertificateNotAfter", signature: "t", writable: false, emitsChange: .yes),
+            P(name: "CertificateRenewAfter", signature: "t", writable: false, emitsChange: .yes),
             // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
             P(name: "CameraHolder", signature: "s", writable: false, emitsChange: .yes),
             P(name: "OutboxState", signature: "a{sv}", writable: false, emitsChange: .yes),

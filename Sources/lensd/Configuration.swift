@@ -42,6 +42,9 @@ struct Configuration {
     var usesTPM = false
     var enrollment: IdentityConfiguration.Enrollment = .selfIssued
     var organizationTrustAnchorPath: String?
+    /// Within this time of the device certificate's expiry, lensd and `lensctl status` warn that
+    /// it is due for renewal.
+    var renewBefore: Duration = .seconds(30 * 86_400)
     var allowedGroup = "lens"
     var maxSessionsPerUser = 4
     var sessionIdleTimeout: Duration = .seconds(300)
@@ -79,7 +82,7 @@ struct Configuration {
     static let keys = [
         "bus", "config", "state-dir", "camera", "synthetic-size", "synthetic-frames", "capture-size", "allow-virtual-devices",
         "camera-position", "gpsd", "location", "declared-location", "key", "chain", "trust-anchor", "pkcs11-module",
-        "pkcs11-pin-file", "enrollment", "org-trust-anchor", "allowed-group",
+        "pkcs11-pin-file", "enrollment", "org-trust-anchor", "renew-before", "allowed-group",
         "max-sessions-per-user", "session-idle-timeout", "claim-idle-timeout", "max-results-per-user", "max-result-bytes-per-user",
         "min-free-bytes", "jpeg-quality", "thumbnail-in-manifest", "video-encoding", "video-bitrate",
         "video-max-duration", "video-max-bytes", "log-level",
@@ -193,6 +196,7 @@ struct Configuration {
             }
             enrollment = mode
         case "org-trust-anchor": organizationTrustAnchorPath = value
+        case "renew-before": renewBefore = .seconds(try Self.seconds(key, value, 0...3650 * 86_400))
         case "chain": chainPath = value
         case "trust-anchor": trustAnchorPath = value
         case "allowed-group": allowedGroup = value

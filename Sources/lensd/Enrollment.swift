@@ -56,7 +56,7 @@ struct Enrollment {
         if let certificate = identity.certificate {
             info["subject"] = .string(certificate.subject.oneLine)
             info["issuer"] = .string(certificate.issuer.oneLine)
-            info["notAfter"] = .uint64(UInt64(max(0, certificate.notAfter.timeIntervalSince1970)))
+            info["notAfter"] = Wire.time(certificate.notAfter)
             info["fingerprint"] = .string(identity.fingerprint ?? "")
         }
         return .reply([.vardict(info)])

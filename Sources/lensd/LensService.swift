@@ -56,6 +56,8 @@ final class LensService: @unchecked Sendable {
     private(set) var conditions: CaptureConditions
     /// The identity's state as last announced; it changes when the certificate expires.
     private(set) var enrollmentState: EnrollmentState
+    /// Whether the journal has been told that this certificate is due for renewal.
+    private var renewalAnnounced = false
     private var lastLocationBroadcast = ContinuousClock.now - .seconds(10)
     private var locationLog = LocationLog()
     /// The current camera's device node exists (always true for the synthetic camera).
@@ -94,6 +96,7 @@ final class LensService: @unchecked Sendable {
         }
         conditions.locationSourceProblem = locationSourceProblem
         announceEvictions()
+        announceRenewal(enrollmentState, now: Date())
         recoverInterruptedRecordings()
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
@@ -293,14 +296,35 @@ final class LensService: @unchecked Sendable {
     /// Loads the identity again after an enrollment changed it, and announces what changed.
     func reloadIdentity() {
         identity = DeviceIdentity.load(configuration.identityConfiguration)
-        let notAfter = UInt64(max(0, identity.certificateNotAfter?.timeIntervalSince1970 ?? 0))
+        renewalAnnounced = false
         try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
-                                       changed: ["CertificateNotAfter": .uint64(notAfter)], destination: nil)
+                                       changed: ["CertificateNotAfter": Wire.time(identity.certificateNotAfter),
+                                                 "CertificateRenewAfter": Wire.time(certificateRenewAfter)],
+                                       destination: nil)
         refreshConditions()
     }
 
+    /// From when the device certificate is due for renewal (renew-before ahead of its expiry).
+    var certificateRenewAfter: Date? {
+        identity.certificateNotAfter.map { $0 - TimeInterval(configuration.renewBefore.components.seconds) }
+    }
+
+    /// Logs, once per certificate, that an enrolled certificate is due for renewal.
+    private func announceRenewal(_ enrollment: EnrollmentState, now: Date) {
+        guard enrollment == .enrolled, !renewalAnnounced, let renewAfter = certificateRenewAfter, now >= renewAfter,
+              let notAfter = identity.certificateNotAfter else { return }
+        renewalAnnounced = true
+        let days = Int((notAfter.timeIntervalSince(now) / 86_400).rounded())
+        let how = configuration.enrollment == .organization
+            ? "lensctl enroll request, then lensctl enroll install the chain your CA issues"
+            : "with lensd stopped, remove \(configuration.stateDirectory)/identity (verifiers then need the new trust anchor)"
+        Log.warning("the device certificate expires \(notAfter.ISO8601Format()) (in \(days) days): renew it before then: \(how)")
+    }
+
     func refreshConditions() {
-        let enrollment = identity.state(at: Date())
+        let now = Date()
+        let enrollment = identity.state(at: now)
+        announceRenewal(enrollment, now: now)
         if enrollment != enrollmentState {
             enrollmentState = enrollment
             if enrollment == .enrolled {

@@ -40,8 +40,8 @@ final class Manager: BusInterface {
         case "EnrollmentState": return .string(service.enrollmentState.rawValue)
         case "CameraHolder": return .string(service.cameraHolderName)
         case "ResultLimits": return Wire.resultLimits(service.store.limits)
-        case "CertificateNotAfter":
-            return .uint64(UInt64(max(0, service.identity.certificateNotAfter?.timeIntervalSince1970 ?? 0)))
+        case "CertificateNotAfter": return Wire.time(service.identity.certificateNotAfter)
+        case "CertificateRenewAfter": return Wire.time(service.certificateRenewAfter)
         case "OutboxState": return OutboxFlow.wire(service.outbox?.outbox.summary ?? .empty)
         default: throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(property)")
         }

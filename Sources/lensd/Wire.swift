@@ -4,6 +4,11 @@ import LensCore
 
 /// LensCore values as the bus carries them: string wire values, a{sv} dictionaries.
 enum Wire {
+    /// A point in time as whole seconds since 1970-01-01 UTC; 0 for none.
+    static func time(_ date: Date?) -> BusValue {
+        .uint64(UInt64(max(0, date?.timeIntervalSince1970 ?? 0)))
+    }
+
     static func device(_ state: CameraState) -> BusValue {
         .vardict([
             "position": .string(state.description.position.rawValue),

@@ -20,6 +20,13 @@ final class ConfigurationDiagnosticsTests: XCTestCase {
         return try lensd(["--check-config", "--config", file.path])
     }
 
+    func testRenewBeforeTakesADuration() throws {
+        let run = try check("renew-before = soon\n")
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("lensd.conf:1: renew-before must be a duration"), run.stderr)
+        XCTAssertEqual(try check("renew-before = 45d\n").status, 0)
+    }
+
     func testAMistakeNamesFileAndLineAndTheKeyMeant() throws {
         let run = try check("# comment\n\ncamera = synthetic\ncamra = synthetic\n")
         XCTAssertEqual(run.status, 2)

@@ -3,6 +3,21 @@ import LensClient
 
 /// Human-readable pieces several commands print.
 enum Describe {
+    /// ", certificate valid until TIME", and when renewal is due how long is left.
+    static func certificateExpiry(_ status: LensStatus, now: Date = Date()) -> String {
+        guard let notAfter = status.certificateNotAfter else { return "" }
+        let expiry = ", certificate valid until \(Output.iso8601(notAfter))"
+        guard renewalIsDue(status, now: now) else { return expiry }
+        let days = Int((notAfter.timeIntervalSince(now) / 86_400).rounded())
+        return expiry + " — due for renewal: it expires in \(days) day\(days == 1 ? "" : "s") (see lensd(8), renew-before)"
+    }
+
+    /// An enrolled certificate within lensd's renew-before of its expiry.
+    static func renewalIsDue(_ status: LensStatus, now: Date = Date()) -> Bool {
+        guard status.enrollmentState == "enrolled", let renewAfter = status.certificateRenewAfter else { return false }
+        return now >= renewAfter
+    }
+
     static func location(_ location: LensLocation?) -> String {
         guard let location else { return "no fix" }
         var text = String(format: "%.6f, %.6f ± %.0f m", location.latitude, location.longitude, location.accuracy)

@@ -47,10 +47,11 @@ enum EnrollCommand: Command {
             _ = try args.positionals(1, "enroll status takes no arguments")
             let status = try Connection.client { () throws(LensClientError) in try camera.status() }
             if args.json {
-                Output.json(EnrollmentStatusJSON(enrollment_state: status.enrollmentState, certificate_not_after: status.certificateNotAfter))
+                Output.json(EnrollmentStatusJSON(enrollment_state: status.enrollmentState, certificate_not_after: status.certificateNotAfter,
+                                                 certificate_renew_after: status.certificateRenewAfter,
+                                                 renewal_due: Describe.renewalIsDue(status)))
             } else {
-                let expiry = status.certificateNotAfter.map { ", certificate valid until \(Output.iso8601($0))" } ?? ""
-                Output.line("enrollment: \(status.enrollmentState)\(expiry)")
+                Output.line("enrollment: \(status.enrollmentState)\(Describe.certificateExpiry(status))")
             }
         default:
             throw CommandFailure(.usage, "unknown enroll step \(step); use request, install or status")
@@ -99,4 +100,6 @@ struct EnrollmentJSON: Encodable {
 struct EnrollmentStatusJSON: Encodable {
     var enrollment_state: String
     var certificate_not_after: Date?
+    var certificate_renew_after: Date?
+    var renewal_due: Bool
 }

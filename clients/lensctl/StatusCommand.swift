@@ -20,7 +20,7 @@ enum StatusCommand: Command {
         if args.json {
             Output.json(StatusJSON(daemon, capture))
         } else {
-            let expiry = daemon.certificateNotAfter.map { ", certificate valid until \(Output.iso8601($0))" } ?? ""
+            let expiry = Describe.certificateExpiry(daemon)
             let enabled = capture.captureEnabled ? "enabled" : "disabled (\(Describe.reasons(capture)))"
             Output.line("""
                    Version: \(daemon.version)
@@ -39,6 +39,8 @@ struct StatusJSON: Encodable {
     var camera_present: Bool
     var enrollment_state: String
     var certificate_not_after: Date?
+    var certificate_renew_after: Date?
+    var renewal_due: Bool
     var capture_enabled: Bool
     var disabled_reasons: [String]
     var maximum_location_accuracy_m: Double
@@ -51,6 +53,8 @@ struct StatusJSON: Encodable {
         camera_present = daemon.cameraPresent
         enrollment_state = daemon.enrollmentState
         certificate_not_after = daemon.certificateNotAfter
+        certificate_renew_after = daemon.certificateRenewAfter
+        renewal_due = Describe.renewalIsDue(daemon)
         capture_enabled = capture.captureEnabled
         disabled_reasons = capture.disabledReasons.map(\.rawValue)
         maximum_location_accuracy_m = capture.maximumLocationAccuracy
