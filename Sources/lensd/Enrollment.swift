@@ -83,6 +83,7 @@ extension Configuration {
         identity.organizationTrustAnchorPath = organizationTrustAnchorPath
         identity.pkcs11 = pkcs11
         identity.usesTPM = usesTPM
+        identity.credentialsDirectory = ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"]
         return identity
     }
 }

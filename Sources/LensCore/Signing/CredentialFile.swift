@@ -7,6 +7,24 @@ enum CredentialFile {
     /// Far beyond any key or chain; a larger file is not one.
     private static let sizeLimit = 1 << 20
 
+    /// The systemd credential holding the software device key.
+    static let deviceKeyCredential = "device-key"
+
+    /// The software device key's text and where it came from: systemd's `device-key` credential
+    /// when lensd was given one (LoadCredentialEncrypted= decrypts it into $CREDENTIALS_DIRECTORY,
+    /// readable by lensd alone, so the key need not lie on disk in the clear), otherwise the file
+    /// at `path`, as `readFile` reads it.
+    static func deviceKey(_ configuration: IdentityConfiguration, remedy: String, orFile path: String,
+                          _ readFile: () throws(IdentityFailure) -> String) throws(IdentityFailure) -> (text: String, path: String) {
+        if let directory = configuration.credentialsDirectory {
+            let credential = "\(directory)/\(deviceKeyCredential)"
+            do {
+                return (try read(credential, "the device-key credential", isSecret: true, remedy: remedy), credential)
+            } catch let failure where failure.state == .missing {}
+        }
+        return (try readFile(), path)
+    }
+
     /// The text of `path`, a file the configuration names (the administrator's links are followed).
     static func read(_ path: String, _ what: String, isSecret: Bool, remedy: String) throws(IdentityFailure) -> String {
         try read(what, path: path, isSecret: isSecret, remedy: remedy) { try Syscalls.open(path, O_RDONLY | O_NONBLOCK) }

@@ -20,11 +20,14 @@ enum EmbeddedIdentity {
         DeviceEnrollment.removeInterruptedEnrollments(in: stateDirectory)
         let identity = try openDirectory(configuration, label: directory, remedy: remedy, now: now)
 
-        let keyPath = "\(directory)/\(keyFileName)"
         let chainPath = "\(directory)/\(chainFileName)"
         let rootPath = "\(directory)/\(rootFileName)"
         // All three are read before any is parsed, so an incomplete identity reads as `.missing`.
-        let keyText = try CredentialFile.read(keyFileName, in: identity, path: keyPath, "the device key", isSecret: true, remedy: remedy)
+        let (keyText, keyPath) = try CredentialFile.deviceKey(configuration, remedy: remedy, orFile: "\(directory)/\(keyFileName)") {
+            () throws(IdentityFailure) in
+            try CredentialFile.read(keyFileName, in: identity, path: "\(directory)/\(keyFileName)", "the device key", isSecret: true,
+                                    remedy: remedy)
+        }
         let chainText = try CredentialFile.read(chainFileName, in: identity, path: chainPath, "the device certificate",
                                                 isSecret: false, remedy: remedy)
         let rootText = try CredentialFile.read(rootFileName, in: identity, path: rootPath, "the device CA certificate",

@@ -28,6 +28,9 @@ public struct IdentityConfiguration: Sendable {
     /// With `org`: the device key is made inside the TPM (`key = tpm2:`); lensd keeps only the
     /// TPM's wrapped blob, `<state>/enrollment/device.tpm2`.
     public var usesTPM = false
+    /// systemd's $CREDENTIALS_DIRECTORY: a `device-key` credential there (LoadCredentialEncrypted=)
+    /// is the software device key, read instead of its file.
+    public var credentialsDirectory: String?
 
     public enum Enrollment: String, Sendable {
         case selfIssued = "self"

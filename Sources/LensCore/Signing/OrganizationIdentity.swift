@@ -48,8 +48,10 @@ enum OrganizationIdentity {
         let path = configuration.keyPath ?? "\(directory(configuration))/\(keyFileName)"
         let remedy = "remove \(path) and enroll again"
         do {
-            let text = try CredentialFile.read(path, "the device key", isSecret: true, remedy: remedy)
-            return try CredentialFile.parseKey(text, "the device key", path: path, remedy: remedy)
+            let (text, source) = try CredentialFile.deviceKey(configuration, remedy: remedy, orFile: path) {
+                () throws(IdentityFailure) in try CredentialFile.read(path, "the device key", isSecret: true, remedy: remedy)
+            }
+            return try CredentialFile.parseKey(text, "the device key", path: source, remedy: remedy)
         } catch let failure where failure.state == .missing && create && configuration.keyPath == nil {
             return try generateSoftwareKey(configuration)
         } catch let failure where failure.state == .missing {
