@@ -49,6 +49,12 @@ public struct OrganizationCA {
             keyUsage = critical, digitalSignature
             subjectKeyIdentifier = hash
             authorityKeyIdentifier = keyid:always
+            [ocsp_responder]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = OCSPSigning
+            subjectKeyIdentifier = hash
+            authorityKeyIdentifier = keyid:always
             [root]
             basicConstraints = critical, CA:TRUE
             keyUsage = critical, keyCertSign, cRLSign
@@ -91,26 +97,34 @@ public struct OrganizationCA {
         try Self.run(["openssl", "ca", "-config", config.path, "-revoke", file.path, "-crl_reason", "keyCompromise"])
     }
 
-    /// `openssl ocsp`'s answer, signed by the root, to `request` (DER), from the CA's index;
+    /// `openssl ocsp`'s answer to `request` (DER), from the CA's index;
     /// `validMinutes` sets nextUpdate.
     public func ocspResponse(to request: [UInt8], validMinutes: Int? = nil) throws -> [UInt8] {
         let name = UUID().uuidString
         let input = directory.appendingPathComponent("\(name).ocsp-req"), output = directory.appendingPathComponent("\(name).ocsp-resp")
         try Data(request).write(to: input)
-        try Self.run(["openssl", "ocsp"] + responderArguments + ["-reqin", input.path, "-respout", output.path]
+        try Self.run(["openssl", "ocsp"] + (try responderArguments()) + ["-reqin", input.path, "-respout", output.path]
                      + (validMinutes.map { ["-nmin", String($0)] } ?? []))
         return [UInt8](try Data(contentsOf: output))
     }
 
     /// A real OCSP responder (`openssl ocsp -port`) for this CA on 127.0.0.1:`port`; it reads the
     /// index again when `revoke` changes it.
-    public func ocspResponder(port: UInt16, logPath: String) -> ServerProcess {
-        ServerProcess(["openssl", "ocsp", "-port", "127.0.0.1:\(port)", "-ignore_err", "-nmin", "60"] + responderArguments,
+    public func ocspResponder(port: UInt16, logPath: String) throws -> ServerProcess {
+        ServerProcess(["openssl", "ocsp", "-port", "127.0.0.1:\(port)", "-ignore_err", "-nmin", "60"] + (try responderArguments()),
                       name: "openssl ocsp", logPath: logPath)
     }
 
-    private var responderArguments: [String] {
-        ["-index", directory.appendingPathComponent("index.txt").path, "-CA", root.path, "-rsigner", root.path, "-rkey", rootKey.path]
+    /// Answers are signed by a responder the CA delegated (OCSPSigning), as c2pa-rs insists for a
+    /// stapled response; made on first use.
+    private func responderArguments() throws -> [String] {
+        let signer = directory.appendingPathComponent("ocsp-responder.pem"), key = directory.appendingPathComponent("ocsp-responder.key")
+        if !FileManager.default.fileExists(atPath: signer.path) {
+            let responder = try issueLeaf(commonName: "OCSP responder", extensions: "ocsp_responder")
+            try responder.key.write(to: key, atomically: true, encoding: .utf8)
+            try responder.certificate.write(to: signer, atomically: true, encoding: .utf8)
+        }
+        return ["-index", directory.appendingPathComponent("index.txt").path, "-CA", root.path, "-rsigner", signer.path, "-rkey", key.path]
     }
 
     public static func run(_ argv: [String]) throws {
