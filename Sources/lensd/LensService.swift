@@ -23,6 +23,8 @@ final class LensService: @unchecked Sendable {
     private var location: GPSDLocationProvider?
     /// Set at start-up when upload-url is configured.
     var outbox: OutboxFlow?
+    /// Under `timestamp = required`: whether a TSA answers.
+    private(set) var timeStampWatch: TimeStampWatch?
 
     /// Per camera, the last state its thread reported.
     private(set) var cameraStates: [CameraState]
@@ -79,6 +81,11 @@ final class LensService: @unchecked Sendable {
             enrolled: identity.state == .enrolled, cameraAvailable: !cameras.isEmpty,
             locationPolicy: configuration.locationPolicy, locationFix: configuration.declaredLocation?.fix(now: Date()),
             storageLow: store.isLowOnSpace)
+        if let timeStamping = configuration.timeStamping, timeStamping.policy == .required {
+            let watch = TimeStampWatch(client: timeStamping.client, loop: loop) { [weak self] in self?.refreshConditions() }
+            timeStampWatch = watch
+            conditions.timestampProblem = watch.problem
+        }
     }
 
     // MARK: Start and stop
@@ -93,6 +100,7 @@ final class LensService: @unchecked Sendable {
             Log.warning("location is required but gpsd is set to none: capture stays disabled (set --location optional, or a gpsd)")
         }
         conditions.locationSourceProblem = locationSourceProblem
+        timeStampWatch?.start()
         announceEvictions()
         recoverInterruptedRecordings()
         // Certificate expiry and free space change slowly: look every few seconds.
@@ -185,6 +193,7 @@ final class LensService: @unchecked Sendable {
         signingWorker.stop()
         storageWorker.stop()
         outbox?.stop()
+        timeStampWatch?.stop()
     }
 
     // MARK: Sessions
@@ -327,6 +336,7 @@ final class LensService: @unchecked Sendable {
         }
         conditions.locationFix = currentFix
         conditions.locationSourceProblem = locationSourceProblem
+        conditions.timestampProblem = timeStampWatch?.problem
         for session in sessions.values { session.conditionsChanged() }
     }
 

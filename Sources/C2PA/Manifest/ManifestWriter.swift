@@ -12,29 +12,34 @@ public struct ManifestWriter: Sendable {
     private let generator: ClaimGeneratorInfo
     private let assertions: [any Assertion]
     private let signer: ClaimSigner
+    private let timeStamper: (any TimeStamper)?
     private let salts: [[UInt8]]
     private let hardBindingSalt: [UInt8]
 
-    public init(generator: ClaimGeneratorInfo, assertions: [any Assertion], signer: ClaimSigner) {
+    /// With a `timeStamper`, the signature's unprotected header reserves room for its token.
+    public init(generator: ClaimGeneratorInfo, assertions: [any Assertion], signer: ClaimSigner,
+                timeStamper: (any TimeStamper)? = nil) {
         let id = UUID().uuidString.lowercased()
         manifestLabel = "urn:c2pa:\(id)"
         instanceID = "xmp.iid:\(id)"
         self.generator = generator
         self.assertions = assertions
         self.signer = signer
+        self.timeStamper = timeStamper
         salts = assertions.map { _ in Self.randomSalt() }
         hardBindingSalt = Self.randomSalt()
     }
 
     /// The store with `hardBinding` in place, signed.
     public func signedStore(hardBinding: any Assertion) throws -> [UInt8] {
-        try store(hardBinding: hardBinding) { try COSESign1.sign(payload: $0, signer: signer) }
+        try store(hardBinding: hardBinding) { try COSESign1.sign(payload: $0, signer: signer, timeStamper: timeStamper) }
     }
 
     /// The size `signedStore` will have, without signing.
     public func storeSize(hardBinding: any Assertion) throws -> Int {
         try store(hardBinding: hardBinding) { _ in
-            COSESign1.encodeUnsigned(chain: signer.certificateChain, algorithm: signer.algorithm)
+            try COSESign1.encodeUnsigned(chain: signer.certificateChain, algorithm: signer.algorithm,
+                                         tokenReserve: timeStamper?.tokenReserve)
         }.count
     }
 

@@ -31,7 +31,7 @@ struct TimeStampCheck {
         }
         // v2 stamps the signature (its CBOR bstr encoding), v1 the payload (the claim), both inside a COSE countersignature structure.
         let stamped = stored.version == 2 ? CBOR.bytes(cose.signature).encoded() : payload
-        let countersigned = CBOR.array([.text("CounterSignature"), .bytes(cose.protectedBytes), .bytes([]), .bytes(stamped)]).encoded()
+        let countersigned = COSESign1.countersigned(protectedBytes: cose.protectedBytes, stamped: stamped)
         if let problem = token.signatureProblem() {
             log.add(.informational, StatusCode.timeStampUntrusted, "timestamp signed data did not match signature: \(problem)", url: url)
             return nil
@@ -42,9 +42,7 @@ struct TimeStampCheck {
         }
         log.add(.success, StatusCode.timeStampValidated, "timestamp message digest matched", url: url)
         let tsa = token.certificates[0]
-        guard anchors.isEmpty || tsa.extendedKeyUsage?.contains(ExtendedKeyUsage.timeStamping) == true
-                && ChainVerifier.verify(leaf: tsa, intermediates: Array(token.certificates.dropFirst()), anchors: anchors,
-                                        at: token.genTime) == nil else {
+        guard anchors.isEmpty || token.trustProblem(anchors: anchors) == nil else {
             log.add(.informational, StatusCode.timeStampUntrusted, "timestamp cert untrusted: \(tsa.subject.oneLine)", url: url)
             return nil
         }
