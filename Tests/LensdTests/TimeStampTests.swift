@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensClient
 import LensTestSupport
 import XCTest
 
@@ -48,6 +49,20 @@ final class TimeStampWhenOnlineTests: TimeStampTestCase {
         XCTAssertEqual(videoInfo["timestamped"]?.boolValue, true)
         XCTAssertNotNil(videoInfo["timestamp_time"]?.uint64Value)
         try assertStillTrustedTwoYearsOn(try stored(try XCTUnwrap(video.arguments.first?.stringValue), "mp4"), anchors: try anchors(c))
+    }
+
+    /// LensClient hands the time-stamp to the app with the signed photo.
+    func testLensClientSaysWhenThePhotoWasTimeStamped() throws {
+        let delegate = RecordingDelegate()
+        let camera = try LensCamera(bus: .address(bus.address), delegate: delegate, delegateQueue: delegate.queue)
+        defer { camera.close() }
+        try camera.startCaptureSession()
+        let name = try camera.beginCapture()
+        guard case .truepic(_, _, let info) = try delegate.wait(for: "didGenerateTruepic", { call in
+            if case .truepic(name, _, _) = call { true } else { false }
+        }) else { return XCTFail("not a truepic") }
+        XCTAssertEqual(info.timestamped, true)
+        XCTAssertEqual(try XCTUnwrap(info.timestampTime).timeIntervalSinceNow, 0, accuracy: 60)
     }
 
     /// The TSA down: the photo is signed all the same, says so, and turns Invalid with the certificate.
