@@ -28,15 +28,15 @@ public struct TimeStamping: Sendable {
     public static let tokenReserve = 10 << 10
 
     /// The time-stamper for one signing by `signer`, which remembers how it went.
-    func stamper(for signer: ClaimSigner) -> SigningTimeStamper? {
+    public func stamper(for signer: ClaimSigner) -> SigningTimeStamper? {
         guard policy != .never, let leaf = signer.certificateChain.first else { return nil }
         return SigningTimeStamper(client: client, required: policy == .required, signerValidity: leaf.notBefore...leaf.notAfter)
     }
 }
 
 /// One signing's TimeStamper: asks the TSAs once, and keeps the outcome for the result's info.
-final class SigningTimeStamper: TimeStamper {
-    let tokenReserve = TimeStamping.tokenReserve
+public final class SigningTimeStamper: TimeStamper {
+    public let tokenReserve = TimeStamping.tokenReserve
     private let client: TSAClient
     private let required: Bool
     private let signerValidity: ClosedRange<Date>
@@ -48,9 +48,9 @@ final class SigningTimeStamper: TimeStamper {
         self.signerValidity = signerValidity
     }
 
-    var outcome: TimeStamping.Outcome? { result.withLock { $0 } }
+    public var outcome: TimeStamping.Outcome? { result.withLock { $0 } }
 
-    func timeStamp(_ countersigned: [UInt8]) throws -> [UInt8]? {
+    public func timeStamp(_ countersigned: [UInt8]) throws -> [UInt8]? {
         do {
             let token = try client.timeStamp(countersigned, signerValidity: signerValidity)
             let der = try token.der
