@@ -18,11 +18,7 @@ enum HumanReport {
         }
         if let signer = report.signer {
             lines.append("  signer:  \(signer.subject.oneLine) (issued by \(signer.issuer.oneLine))")
-            if let stamp = signer.timeStamp {
-                lines.append("  signed:  \(Output.iso8601(stamp)) (RFC 3161 time-stamp; the certificate is judged at this time)")
-            } else {
-                lines.append("  expires: \(Output.iso8601(signer.notAfter)) (without a time-stamp the manifest turns Invalid after this)")
-            }
+            lines.append("  time:    " + timeStampLine(signer))
         }
         if let when = report.captureTime { lines.append("  when:    \(when)") }
         if let location = report.location {
@@ -41,6 +37,14 @@ enum HumanReport {
         return lines.joined(separator: "\n")
     }
 
+    /// What the manifest's validity rests on: a trusted time-stamp, or the certificate's expiry.
+    static func timeStampLine(_ signer: SignerSummary) -> String {
+        guard let stamp = signer.timeStamp else {
+            return "not time-stamped: turns Invalid after \(Output.iso8601(signer.notAfter))"
+        }
+        return "time-stamped \(Output.iso8601(stamp)) by \(signer.timeStampAuthority?.oneLine ?? "an unnamed TSA")"
+    }
+
     private static func manifestLines(_ manifest: ManifestSummary, role: String) -> [String] {
         var lines = ["", "\(role)\(manifest.isUpdate ? " (update)" : ""): \(manifest.label)"]
         if let generator = manifest.claimGenerator, !generator.isEmpty { lines.append("  claim generator: \(generator)") }
@@ -49,7 +53,7 @@ enum HumanReport {
         if let signer = manifest.signer {
             lines.append("  signed by:       \(signer.subject.oneLine) (\(signer.algorithm), issued by \(signer.issuer.oneLine))")
             lines.append("  certificate:     \(Output.iso8601(signer.notBefore)) – \(Output.iso8601(signer.notAfter))")
-            lines.append("  time-stamp:      " + (signer.timeStamp.map(Output.iso8601) ?? "none trusted"))
+            lines.append("  time:            " + timeStampLine(signer))
         }
         for action in manifest.actions {
             let details = [action.when, action.digitalSourceType].compactMap { $0 }

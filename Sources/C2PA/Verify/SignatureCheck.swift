@@ -7,6 +7,8 @@ import LensCrypto
 struct SignatureCheck {
     let anchors: [Certificate]
     let now: Date
+    /// Roots trusted for time-stamp authorities only, besides `anchors`.
+    var timeStampAnchors: [Certificate] = []
 
     /// The signer, when the signature names one; statuses in the claim signature's codes.
     func check(cose coseBytes: [UInt8], payload: [UInt8], url: String, log: inout StatusLog) -> SignerSummary? {
@@ -33,11 +35,13 @@ struct SignatureCheck {
             return nil
         }
         // A trusted time-stamp says when the claim was signed; without one, validity is judged now.
-        let stampTime = TimeStampCheck(anchors: anchors).trustedTime(of: cose, payload: payload, url: url, log: &log)
+        let stamp = TimeStampCheck(anchors: anchors + timeStampAnchors).trustedTime(of: cose, payload: payload, url: url, log: &log)
+        let stampTime = stamp?.time
         let signingTime = stampTime ?? now
         // Like c2pa-rs, every check runs even after one fails, so a report lists all that is wrong.
         let summary = SignerSummary(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore,
-                                    notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stampTime)
+                                    notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stampTime,
+                                    timeStampAuthority: stamp?.authority)
         let keyMatches = algorithm.matches(leaf.publicKey)
         let violation = keyMatches ? CertificateProfile.violation(leaf) : "certificate key does not match \(algorithm.rawValue)"
         if let violation { log.add(.failure, StatusCode.signingCredentialInvalid, violation, url: url) }

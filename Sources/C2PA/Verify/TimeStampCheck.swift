@@ -9,8 +9,14 @@ import LensCrypto
 struct TimeStampCheck {
     let anchors: [Certificate]
 
-    /// genTime when the stamp verifies and its TSA is trusted; nil otherwise (validity is then judged now).
-    func trustedTime(of cose: COSESign1, payload: [UInt8], url: String, log: inout StatusLog) -> Date? {
+    /// A stamp that verified from a trusted TSA: its genTime, and who vouches for it.
+    struct TrustedTime {
+        var time: Date
+        var authority: DistinguishedName
+    }
+
+    /// The stamp's time when it verifies and its TSA is trusted; nil otherwise (validity is then judged now).
+    func trustedTime(of cose: COSESign1, payload: [UInt8], url: String, log: inout StatusLog) -> TrustedTime? {
         let stored: (container: CBOR, version: Int)
         if let v2 = cose.unprotectedHeader["sigTst2"] {
             stored = (v2, 2)
@@ -47,6 +53,6 @@ struct TimeStampCheck {
             return nil
         }
         log.add(.success, StatusCode.timeStampTrusted, "timestamp cert trusted: \(tsa.subject.oneLine)", url: url)
-        return token.genTime
+        return TrustedTime(time: token.genTime, authority: tsa.subject)
     }
 }
