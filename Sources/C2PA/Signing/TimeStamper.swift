@@ -5,7 +5,8 @@ public protocol TimeStamper: Sendable {
     /// Bytes the unprotected header sets aside for the token, so that a store's size is known
     /// before it is signed; a larger token fails the signing.
     var tokenReserve: Int { get }
-    /// A DER TimeStampToken whose imprint covers `countersigned` (COSESign1.countersigned);
-    /// nil to sign without one; a throw fails the signing.
-    func timeStamp(_ countersigned: [UInt8]) throws -> [UInt8]?
+    /// A DER TimeStampToken whose imprint is the SHA-256 of `data` — COSESign1.countersigned for a
+    /// signature's sigTst2, a parent's claim signature for `c2pa.time-stamp`; nil to go on
+    /// without one; a throw fails the signing.
+    func timeStamp(_ data: [UInt8]) throws -> [UInt8]?
 }

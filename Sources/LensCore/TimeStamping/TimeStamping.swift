@@ -34,7 +34,7 @@ public struct TimeStamping: Sendable {
     }
 }
 
-/// One signing's TimeStamper: asks the TSAs once, and keeps the outcome for the result's info.
+/// One signing's TimeStamper: asks the TSAs, and keeps the first outcome for the result's info.
 public final class SigningTimeStamper: TimeStamper {
     public let tokenReserve = TimeStamping.tokenReserve
     private let client: TSAClient
@@ -42,7 +42,7 @@ public final class SigningTimeStamper: TimeStamper {
     private let signerValidity: ClosedRange<Date>
     private let result = Mutex<TimeStamping.Outcome?>(nil)
 
-    init(client: TSAClient, required: Bool, signerValidity: ClosedRange<Date>) {
+    public init(client: TSAClient, required: Bool, signerValidity: ClosedRange<Date>) {
         self.client = client
         self.required = required
         self.signerValidity = signerValidity
@@ -54,10 +54,10 @@ public final class SigningTimeStamper: TimeStamper {
         do {
             let token = try client.timeStamp(countersigned, signerValidity: signerValidity)
             let der = try token.der
-            result.withLock { $0 = .stamped(token.genTime) }
+            result.withLock { $0 = $0 ?? .stamped(token.genTime) }
             return der
         } catch {
-            result.withLock { $0 = .unstamped(reason: "\(error)") }
+            result.withLock { $0 = $0 ?? .unstamped(reason: "\(error)") }
             if required { throw TimeStamping.Unavailable(reason: "\(error)") }
             return nil
         }

@@ -1,0 +1,125 @@
+import C2PA
+import Foundation
+import LensCore
+import LensCrypto
+import LensTestSupport
+import XCTest
+
+/// A photo and a video signed while no TSA answered are time-stamped later by an update manifest
+/// (`c2pa.ingredient.v3` parentOf + `c2pa.time-stamp`), replacing the stored file: c2pa-python
+/// accepts it today and two years on, when the unstamped original has turned Invalid.
+final class RestampingTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private var pki: TestPKI!
+    private var tsa: LocalTSA!
+    private var store: ResultStore!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory(prefix: "lensd-restamp")
+        pki = try TestPKI.make(in: directory.file("pki"))
+        tsa = try LocalTSA(directory: directory.file("tsa"))
+        store = try ResultStore(directory: directory.file("results"))
+    }
+
+    func testAnOfflinePhotoIsTimeStampedLaterAndOutlivesItsCertificate() throws {
+        let jpeg = Array(try Data(contentsOf: try TestJPEG.make(at: directory.file("frame.jpg"))))
+        let photo = CapturedPhoto(jpeg: jpeg, thumbnail: [], width: 640, height: 480, captureTime: Date(), make: "lensd",
+                                  model: "test camera", isSynthetic: true, digitalZoomRatio: nil, frameNumber: 1)
+        let signed = try PhotoSigning(signer: try signer(), generator: generator).sign(photo, location: nil).jpeg
+        let original = try store.store(parts: [signed], name: "11111111-2222-4333-8444-555555555555", uid: 1000,
+                                       mime: "image/jpeg", fileExtension: "jpg")
+        try assertRestamped(original)
+    }
+
+    func testAnOfflineVideoIsTimeStampedLaterInItsReserve() throws {
+        let path = directory.file("clip.mp4").path
+        let finished = try MP4TestMedia.writeMJPEGJournal(at: path).writer.finish()
+        let facts = VideoSigning.Facts(startTime: Date(), make: "lensd", model: "test muxer", isSynthetic: true, digitalZoomRatio: nil)
+        try VideoSigning(signer: try signer(), generator: generator).sign(finished, facts: facts, location: nil)
+        let original = try store.store(parts: [Array(try Data(contentsOf: URL(fileURLWithPath: path)))],
+                                       name: "21111111-2222-4333-8444-555555555555", uid: 1000, mime: "video/mp4", fileExtension: "mp4")
+        let updated = try assertRestamped(original)
+        XCTAssertEqual(updated.size, original.size, "the update fits the padding: no sample moves")
+    }
+
+    /// A result that is time-stamped already is refused, not stamped twice.
+    func testAResultIsNeverStampedTwice() throws {
+        let jpeg = Array(try Data(contentsOf: try TestJPEG.make(at: directory.file("frame.jpg"))))
+        let photo = CapturedPhoto(jpeg: jpeg, thumbnail: [], width: 640, height: 480, captureTime: Date(), make: "lensd",
+                                  model: "test camera", isSynthetic: true, digitalZoomRatio: nil, frameNumber: 1)
+        let signed = try PhotoSigning(signer: try signer(), generator: generator).sign(photo, location: nil).jpeg
+        let original = try store.store(parts: [signed], name: "31111111-2222-4333-8444-555555555555", uid: 1000,
+                                       mime: "image/jpeg", fileExtension: "jpg")
+        try assertRestamped(original)
+        XCTAssertThrowsError(try restamping().restamp(original.name, uid: 1000, in: store)) { error in
+            XCTAssertTrue(error is Restamping.Impossible, "\(error)")
+        }
+    }
+
+    /// The control: the same update without its `c2pa.time-stamp` assertion does not keep the
+    /// expired original valid — the assertion's token is what does.
+    func testWithoutTheTimeStampAssertionTheUpdateDoesNotHelp() throws {
+        let jpeg = Array(try Data(contentsOf: try TestJPEG.make(at: directory.file("frame.jpg"))))
+        let photo = CapturedPhoto(jpeg: jpeg, thumbnail: [], width: 640, height: 480, captureTime: Date(), make: "lensd",
+                                  model: "test camera", isSynthetic: true, digitalZoomRatio: nil, frameNumber: 1)
+        let signed = try PhotoSigning(signer: try signer(), generator: generator).sign(photo, location: nil).jpeg
+        let path = directory.file("original.jpg").path
+        try Data(signed).write(to: URL(fileURLWithPath: path))
+        let stamper = SigningTimeStamper(client: try restamping().client, required: true, signerValidity: .distantPast ... .distantFuture)
+        let splice = try StoreSplice.replacingStore(ofFileAt: path) { existing in
+            let parent = try XCTUnwrap(try ManifestStore(jumbf: existing).activeManifest)
+            return try ManifestWriter.update(generator: generator, assertions: [ParentIngredientAssertion(manifest: parent, format: "image/jpeg", validation: [])],
+                                             signer: try signer(), timeStamper: stamper).signedUpdate(after: existing)
+        }
+        let updated = Array(signed[..<splice.range.lowerBound]) + splice.bytes + Array(signed[splice.range.upperBound...])
+        let file = directory.file("update-without-time-stamp.jpg")
+        try Data(updated).write(to: file)
+        XCTAssertTrue(try ReferenceValidator.verdict(file: file, anchors: [pki.root, tsa.root]).validates)
+        let later = try ReferenceValidator.verdict(file: file, anchors: [pki.root, tsa.root], clockOffset: "+730d")
+        XCTAssertEqual(later.validationState, "Invalid", "\(later.failureCodes) \(later.ingredientFailures)")
+    }
+
+    @discardableResult
+    private func assertRestamped(_ original: StoredResult, line: UInt = #line) throws -> StoredResult {
+        let anchors = [pki.root, tsa.root]
+        let before = Array(try Data(contentsOf: URL(fileURLWithPath: original.path)))
+        XCTAssertEqual(try ReferenceValidator.verdict(file: URL(fileURLWithPath: original.path), anchors: anchors,
+                                                      clockOffset: "+730d").validationState, "Invalid", line: line)
+        let (updated, time) = try restamping().restamp(original.name, uid: 1000, in: store)
+        XCTAssertEqual(time.timeIntervalSinceNow, 0, accuracy: 60, line: line)
+        let after = Array(try Data(contentsOf: URL(fileURLWithPath: updated.path)))
+        XCTAssertNotEqual(after, before, line: line)
+        XCTAssertEqual(updated.sha256, Digest.hash(after).map { String(format: "%02x", $0) }.joined(), line: line)
+        XCTAssertEqual(updated.size, after.count, line: line)
+        let file = URL(fileURLWithPath: updated.path)
+        let today = try ReferenceValidator.verdict(file: file, anchors: anchors)
+        XCTAssertEqual(today.validationState, "Trusted", "\(today.failure) \(today.ingredientFailures) \(today.error ?? "")", line: line)
+        XCTAssertEqual(today.ingredientFailures, [], line: line)
+        XCTAssertTrue(today.claimAssertions.contains { $0.contains("c2pa.time-stamp") }, "\(today.claimAssertions)", line: line)
+        // Two years on the original's certificate has expired: the update's own signature is
+        // trusted at its sigTst2 time, and the parent's signature is judged at the time-stamp
+        // assertion's time, so the file still validates. c2pa-rs 0.91.3 checks the parent's chain
+        // trust at the present time all the same (signingCredential.untrusted in the ingredient
+        // delta, nothing expired), so the state is Valid rather than Trusted.
+        let later = try ReferenceValidator.verdict(file: file, anchors: anchors, clockOffset: "+730d")
+        XCTAssertEqual(later.validationState, "Valid", "\(later.failure) \(later.ingredientFailures)", line: line)
+        XCTAssertEqual(later.failure, [], line: line)
+        XCTAssertTrue(later.success.contains("signingCredential.trusted"), "\(later.success)", line: line)
+        XCTAssertEqual(later.ingredientFailures, ["signingCredential.untrusted"], line: line)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.file("results/1000").path)
+            .filter { $0.hasPrefix(".tmp-") }, [], line: line)
+        return updated
+    }
+
+    private let generator = ClaimGeneratorInfo(name: "lensd-tests", version: "0")
+
+    private func signer() throws -> KeySigner {
+        try KeySigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8), chainPEM: try String(contentsOf: pki.chain, encoding: .utf8))
+    }
+
+    private func restamping() throws -> Restamping {
+        let root = { (url: URL) in try Certificate.parsePEM(try String(contentsOf: url, encoding: .utf8))[0] }
+        return Restamping(client: TSAClient(urls: [tsa.url], anchors: [try root(tsa.root)]), signer: try signer(),
+                          generator: generator, trustAnchors: [try root(pki.root)])
+    }
+}
