@@ -23,6 +23,8 @@ final class LensService: @unchecked Sendable {
     private var location: GPSDLocationProvider?
     /// Set at start-up when upload-url is configured.
     var outbox: OutboxFlow?
+    /// Under `timestamp = when-online`: results waiting for a TSA to time-stamp them later.
+    var restamp: RestampFlow?
     /// Under `timestamp = required`: whether a TSA answers.
     private(set) var timeStampWatch: TimeStampWatch?
 
@@ -193,6 +195,7 @@ final class LensService: @unchecked Sendable {
         signingWorker.stop()
         storageWorker.stop()
         outbox?.stop()
+        restamp?.stop()
         timeStampWatch?.stop()
     }
 
@@ -302,6 +305,7 @@ final class LensService: @unchecked Sendable {
     /// Loads the identity again after an enrollment changed it, and announces what changed.
     func reloadIdentity() {
         identity = DeviceIdentity.load(configuration.identityConfiguration)
+        if let client = configuration.timeStamping?.client { restamp?.identityChanged(identity, client: client) }
         let notAfter = UInt64(max(0, identity.certificateNotAfter?.timeIntervalSince1970 ?? 0))
         try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
                                        changed: ["CertificateNotAfter": .uint64(notAfter)], destination: nil)

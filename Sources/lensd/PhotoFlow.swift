@@ -40,7 +40,7 @@ extension LensService {
         }
         let signing = PhotoSigning(signer: signer, generator: Self.generator,
                                    includeThumbnail: configuration.includeThumbnail, timeStamping: configuration.timeStamping)
-        let store = store, outbox = outbox
+        let store = store, outbox = outbox, restamp = restamp
         handedToSigning = true
         let done = done.map(LoopBound.init)
         signingWorker.submit { [weak self] in
@@ -56,6 +56,7 @@ extension LensService {
                 Result { try store.store(parts: [photo.jpeg], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg") }
             }
             let timeStamp = Self.timeStampOutcome(of: signed.map(\.timeStamp))
+            if (try? stored.get()) != nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }
             let upload = (try? stored.get()).map { outbox?.enqueue($0, fileExtension: "jpg") ?? "disabled" }
             self?.loop.post { [weak self] in
                 self?.photoStored(name: name, session: session, result: stored, timeStamp: timeStamp, upload: upload)

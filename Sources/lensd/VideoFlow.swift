@@ -179,7 +179,7 @@ extension LensService {
         let timeStamping = configuration.timeStamping
         let signing = identity.signer.map { VideoSigning(signer: $0, generator: Self.generator, timeStamping: timeStamping) }
         let problem = identity.problem ?? "the device certificate expired before the recording could be signed"
-        let store = store, outbox = outbox
+        let store = store, outbox = outbox, restamp = restamp
         captureStarted()
         signingWorker.submit { [weak self] in
             let unsignedReason: String?
@@ -200,6 +200,7 @@ extension LensService {
                 return try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered)
             }
             RecordingFacts.remove(besides: video.path)
+            if (try? published.get()) != nil, unsignedReason == nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }
             // Unsigned videos stay local: the server is for evidence a verifier can check.
             let upload = (try? published.get()).map { unsignedReason == nil ? outbox?.enqueue($0, fileExtension: "mp4") : nil }
             self?.loop.post { [weak self] in

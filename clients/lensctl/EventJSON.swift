@@ -69,6 +69,10 @@ struct EventJSON: Encodable {
         case .uploadFailed(let name, let error, let message):
             self.name = name
             (self.error, self.message) = (error, message)
+        case .resultUpdated(let name, let info):
+            self.name = name
+            (size, sha256, mime) = (info.size, info.sha256, info.mime)
+            (timestamped, timestamp_time) = (info.timestamped, info.timestampTime)
         case .resultEvicted(let name, let reason):
             (self.name, self.reason) = (name, reason)
         case .faceDetected(let detection):

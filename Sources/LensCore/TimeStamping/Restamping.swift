@@ -24,13 +24,18 @@ public struct Restamping: Sendable {
         public var description: String
     }
 
-    /// Adds the update to result `name` of `uid`; returns the result as it now is and the TSA's time.
+    /// Adds the update to result `name` of `uid`; returns the result as it now is and the TSA's
+    /// time. A result this already updated (a crash came before its queue record was removed) is
+    /// returned as it is, with its update's time: never stamped twice.
     public func restamp(_ name: String, uid: UInt32, in store: ResultStore) throws -> (result: StoredResult, time: Date) {
         let stored = try store.result(name: name, uid: uid)
         guard let leaf = signer.certificateChain.first, Date() < leaf.notAfter else {
             throw Impossible(description: "the device certificate expired before a TSA answered: \(name) cannot be time-stamped any more")
         }
-        let report = try Verifier(trustAnchors: trustAnchors).verify(fileAt: stored.path)
+        let report = try Verifier(trustAnchors: trustAnchors, timeStampAnchors: client.anchors).verify(fileAt: stored.path)
+        if report.manifests.first?.isUpdate == true, let time = report.signer?.timeStamp {
+            return (stored, time)
+        }
         guard report.state != .invalid else {
             throw Impossible(description: "\(name) does not verify (\(report.failures.map(\.code))): it is not time-stamped")
         }
