@@ -13,15 +13,8 @@ final class RestampTests: TimeStampTestCase {
     func testOfflineCapturesAreTimeStampedWhenTheTSAComesBack() throws {
         let port = tsa.port
         tsa.stop()
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        var names: [String] = []
-        for _ in 0..<2 {
-            let name = try XCTUnwrap(try c.call(session, "BeginCapture").first?.stringValue)
-            XCTAssertEqual(try signedInfo(c, "PhotoSigned", session, name)["timestamped"]?.boolValue, false)
-            names.append(name)
-        }
+        let (c, session) = try capturingSession()
+        var names = try offlinePhotos(2, c, session)
         try c.set(session, "CameraMode", .string("video"))
         try c.call(session, "StartVideoCapture")
         try c.waitForSignal("VideoRecordingStarted", path: session)
@@ -56,15 +49,8 @@ final class RestampTests: TimeStampTestCase {
     func testASIGKILLWhileTheQueueRunsLosesNothingAndStampsNothingTwice() throws {
         let port = tsa.port
         tsa.stop()
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        var names: [String] = []
-        for _ in 0..<3 {
-            let name = try XCTUnwrap(try c.call(session, "BeginCapture").first?.stringValue)
-            XCTAssertEqual(try signedInfo(c, "PhotoSigned", session, name)["timestamped"]?.boolValue, false)
-            names.append(name)
-        }
+        let (c, session) = try capturingSession()
+        let names = try offlinePhotos(3, c, session)
         tsa = try LocalTSA(directory: tmp.file("tsa"), port: port)
         try tsa.delay(1)
         let first = try XCTUnwrap(try c.waitForSignal("ResultUpdated", path: session, timeout: 60).arguments.first?.stringValue)
@@ -88,6 +74,15 @@ final class RestampTests: TimeStampTestCase {
             try assertTimeStampedLater(file, anchors: anchors)
         }
         XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
+    }
+
+    /// Photos taken while the TSA is down: signed, but not time-stamped.
+    private func offlinePhotos(_ count: Int, _ c: TestClient, _ session: String) throws -> [String] {
+        try (0..<count).map { _ in
+            let (name, info) = try photo(c, session)
+            XCTAssertEqual(info["timestamped"]?.boolValue, false)
+            return name
+        }
     }
 
     private func queued() -> [String] {

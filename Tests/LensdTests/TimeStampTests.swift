@@ -29,12 +29,8 @@ class TimeStampTestCase: LensdTestCase {
 
 final class TimeStampWhenOnlineTests: TimeStampTestCase {
     func testOnlinePhotosAndVideosAreStampedAndStayTrustedAfterTheCertificateExpires() throws {
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-
-        let photo = try XCTUnwrap(try c.call(session, "BeginCapture").first?.stringValue)
-        let info = try signedInfo(c, "PhotoSigned", session, photo)
+        let (c, session) = try capturingSession()
+        let (photo, info) = try self.photo(c, session)
         XCTAssertEqual(info["timestamped"]?.boolValue, true)
         let time = Double(try XCTUnwrap(info["timestamp_time"]?.uint64Value))
         XCTAssertEqual(time, Date().timeIntervalSince1970, accuracy: 60)
@@ -68,11 +64,8 @@ final class TimeStampWhenOnlineTests: TimeStampTestCase {
     /// The TSA down: the photo is signed all the same, says so, and turns Invalid with the certificate.
     func testWithTheTSADownAPhotoIsSignedWithoutATimeStamp() throws {
         tsa.stop()
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        let photo = try XCTUnwrap(try c.call(session, "BeginCapture").first?.stringValue)
-        let info = try signedInfo(c, "PhotoSigned", session, photo)
+        let (c, session) = try capturingSession()
+        let (photo, info) = try self.photo(c, session)
         XCTAssertEqual(info["timestamped"]?.boolValue, false)
         XCTAssertNil(info["timestamp_time"])
         let file = try stored(photo, "jpg")
@@ -94,12 +87,9 @@ final class TimeStampRequiredTests: TimeStampTestCase {
     /// Capture waits for a TSA; a capture whose TSA fails mid-way stores nothing and disables
     /// capture (reason timestamp, BeginCapture refused) until the TSA is back.
     func testCaptureFollowsWhetherATSAAnswers() throws {
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
+        let (c, session) = try capturingSession()
         try waitUntilEnabled(c, session)
-        let photo = try XCTUnwrap(try c.call(session, "BeginCapture").first?.stringValue)
-        XCTAssertEqual(try signedInfo(c, "PhotoSigned", session, photo)["timestamped"]?.boolValue, true)
+        XCTAssertEqual(try photo(c, session).info["timestamped"]?.boolValue, true)
 
         let port = tsa.port
         tsa.stop()
@@ -121,17 +111,14 @@ final class TimeStampRequiredTests: TimeStampTestCase {
         tsa = try LocalTSA(directory: tmp.file("tsa"), port: port)
         // The background check backs off to 8 s at most: well within the bound.
         try c.waitForSignal("CaptureEnabled", path: session, timeout: 30)
-        let again = try XCTUnwrap(try c.call(session, "BeginCapture").first?.stringValue)
-        XCTAssertEqual(try signedInfo(c, "PhotoSigned", session, again)["timestamped"]?.boolValue, true)
+        XCTAssertEqual(try photo(c, session).info["timestamped"]?.boolValue, true)
     }
 
     /// Started with the TSA down, lensd never lets a capture begin.
     func testStartedWithTheTSADownCaptureStaysDisabled() throws {
         tsa.stop()
         try restartDaemon()
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
+        let (c, session) = try capturingSession()
         XCTAssertEqual(try c.get(session, "DisabledReasons").stringArrayValue, ["timestamp"])
         let details = "\(try c.get(session, "DisabledReasonDetails"))"
         XCTAssertTrue(details.contains("no TSA answers") && details.contains(tsa.url), details)
@@ -147,6 +134,20 @@ final class TimeStampRequiredTests: TimeStampTestCase {
 }
 
 extension TimeStampTestCase {
+    /// A session of a new client, holding the camera.
+    func capturingSession() throws -> (client: TestClient, session: String) {
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        return (c, session)
+    }
+
+    /// BeginCapture, then its name and PhotoSigned's info.
+    func photo(_ c: TestClient, _ session: String) throws -> (name: String, info: [String: BusValue]) {
+        let name = try XCTUnwrap(try c.call(session, "BeginCapture").first?.stringValue)
+        return (name, try signedInfo(c, "PhotoSigned", session, name))
+    }
+
     func signedInfo(_ c: TestClient, _ member: String, _ session: String, _ name: String) throws -> [String: BusValue] {
         let event = try c.waitForSignal(member, path: session, timeout: 30) { $0.arguments.first?.stringValue == name }
         return try XCTUnwrap(event.arguments.last?.vardictValue)

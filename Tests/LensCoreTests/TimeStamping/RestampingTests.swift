@@ -22,10 +22,7 @@ final class RestampingTests: XCTestCase {
     }
 
     func testAnOfflinePhotoIsTimeStampedLaterAndOutlivesItsCertificate() throws {
-        let jpeg = Array(try Data(contentsOf: try TestJPEG.make(at: directory.file("frame.jpg"))))
-        let photo = CapturedPhoto(jpeg: jpeg, thumbnail: [], width: 640, height: 480, captureTime: Date(), make: "lensd",
-                                  model: "test camera", isSynthetic: true, digitalZoomRatio: nil, frameNumber: 1)
-        let signed = try PhotoSigning(signer: try signer(), generator: generator).sign(photo, location: nil).jpeg
+        let signed = try offlinePhoto()
         let original = try store.store(parts: [signed], name: "11111111-2222-4333-8444-555555555555", uid: 1000,
                                        mime: "image/jpeg", fileExtension: "jpg")
         try assertRestamped(original)
@@ -44,10 +41,7 @@ final class RestampingTests: XCTestCase {
 
     /// Asked again (a crash before its queue record went), a re-stamped result is left as it is.
     func testAResultIsNeverStampedTwice() throws {
-        let jpeg = Array(try Data(contentsOf: try TestJPEG.make(at: directory.file("frame.jpg"))))
-        let photo = CapturedPhoto(jpeg: jpeg, thumbnail: [], width: 640, height: 480, captureTime: Date(), make: "lensd",
-                                  model: "test camera", isSynthetic: true, digitalZoomRatio: nil, frameNumber: 1)
-        let signed = try PhotoSigning(signer: try signer(), generator: generator).sign(photo, location: nil).jpeg
+        let signed = try offlinePhoto()
         let original = try store.store(parts: [signed], name: "31111111-2222-4333-8444-555555555555", uid: 1000,
                                        mime: "image/jpeg", fileExtension: "jpg")
         let first = try assertRestamped(original)
@@ -59,10 +53,7 @@ final class RestampingTests: XCTestCase {
     /// The control: the same update without its `c2pa.time-stamp` assertion does not keep the
     /// expired original valid — the assertion's token is what does.
     func testWithoutTheTimeStampAssertionTheUpdateDoesNotHelp() throws {
-        let jpeg = Array(try Data(contentsOf: try TestJPEG.make(at: directory.file("frame.jpg"))))
-        let photo = CapturedPhoto(jpeg: jpeg, thumbnail: [], width: 640, height: 480, captureTime: Date(), make: "lensd",
-                                  model: "test camera", isSynthetic: true, digitalZoomRatio: nil, frameNumber: 1)
-        let signed = try PhotoSigning(signer: try signer(), generator: generator).sign(photo, location: nil).jpeg
+        let signed = try offlinePhoto()
         let path = directory.file("original.jpg").path
         try Data(signed).write(to: URL(fileURLWithPath: path))
         let stamper = SigningTimeStamper(client: try restamping().client, required: true, signerValidity: .distantPast ... .distantFuture)
@@ -112,6 +103,14 @@ final class RestampingTests: XCTestCase {
     }
 
     private let generator = ClaimGeneratorInfo(name: "lensd-tests", version: "0")
+
+    /// A photo signed as lensd signs one while no TSA answers.
+    private func offlinePhoto() throws -> [UInt8] {
+        let jpeg = Array(try Data(contentsOf: try TestJPEG.make(at: directory.file("frame.jpg"))))
+        let photo = CapturedPhoto(jpeg: jpeg, thumbnail: [], width: 640, height: 480, captureTime: Date(), make: "lensd",
+                                  model: "test camera", isSynthetic: true, digitalZoomRatio: nil, frameNumber: 1)
+        return try PhotoSigning(signer: try signer(), generator: generator).sign(photo, location: nil).jpeg
+    }
 
     private func signer() throws -> KeySigner {
         try KeySigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8), chainPEM: try String(contentsOf: pki.chain, encoding: .utf8))
