@@ -9,6 +9,9 @@ enum HumanReport {
         switch report.state {
         case .trusted:
             lines.append("\(file): Trusted — signature intact, signer trusted")
+        case .valid where report.statuses.contains { $0.code == StatusCode.signingCredentialTrusted }:
+            lines.append("\(file): Valid — signature intact and signer trusted, but an ingredient's signer is NOT trusted now")
+            for failure in report.ingredientFailures { lines.append("  ✗ ingredient: \(failure.code): \(failure.explanation)") }
         case .valid:
             lines.append("\(file): Valid — signature intact, but the signer is NOT trusted (no trust anchor matches)")
         case .invalid:

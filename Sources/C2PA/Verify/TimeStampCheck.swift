@@ -30,19 +30,24 @@ struct TimeStampCheck {
             log.add(.informational, StatusCode.timeStampMalformed, "a manifest holds exactly one time-stamp token", url: url)
             return nil
         }
+        // v2 stamps the signature (its CBOR bstr encoding), v1 the payload (the claim), both inside a COSE countersignature structure.
+        let stamped = stored.version == 2 ? CBOR.bytes(cose.signature).encoded() : payload
+        return trustedTime(token: der, over: COSESign1.countersigned(protectedBytes: cose.protectedBytes, stamped: stamped),
+                           url: url, log: &log)
+    }
+
+    /// The time of the token `der` when it verifies, its imprint is the digest of `data` and its TSA is trusted.
+    func trustedTime(token der: [UInt8], over data: [UInt8], url: String, log: inout StatusLog) -> TrustedTime? {
         let token: TimeStampToken
         do { token = try TimeStampToken(der: der) } catch {
             log.add(.informational, StatusCode.timeStampMalformed, "could not parse timestamp data: \(error)", url: url)
             return nil
         }
-        // v2 stamps the signature (its CBOR bstr encoding), v1 the payload (the claim), both inside a COSE countersignature structure.
-        let stamped = stored.version == 2 ? CBOR.bytes(cose.signature).encoded() : payload
-        let countersigned = COSESign1.countersigned(protectedBytes: cose.protectedBytes, stamped: stamped)
         if let problem = token.signatureProblem() {
             log.add(.informational, StatusCode.timeStampUntrusted, "timestamp signed data did not match signature: \(problem)", url: url)
             return nil
         }
-        guard token.imprintMatches(countersigned) else {
+        guard token.imprintMatches(data) else {
             log.add(.informational, StatusCode.timeStampMismatch, "timestamp message digest did not match", url: url)
             return nil
         }

@@ -50,24 +50,49 @@ final class RestampingTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: again.result.path))).count, first.size)
     }
 
-    /// The control: the same update without its `c2pa.time-stamp` assertion does not keep the
-    /// expired original valid — the assertion's token is what does.
-    func testWithoutTheTimeStampAssertionTheUpdateDoesNotHelp() throws {
+    /// The controls: the same update without its `c2pa.time-stamp` assertion, or with a token over
+    /// other bytes, does not keep the expired original valid — a good token is what does.
+    /// c2pa-python and lensd's verifier agree on each (neither fails the bad token today).
+    func testWithoutAGoodTimeStampAssertionTheUpdateDoesNotHelp() throws {
+        let stamper = SigningTimeStamper(client: try restamping().client, required: true, signerValidity: .distantPast ... .distantFuture)
+        let without = try update(named: "without-time-stamp.jpg") { _ in [] }
+        XCTAssertEqual(try agreedState(without), "Trusted")
+        XCTAssertEqual(try agreedState(without, clock: "+730d"), "Invalid")
+
+        let otherBytes = try update(named: "token-over-other-bytes.jpg") { parent in
+            [TimeStampAssertion(tokens: [(parent.label, try XCTUnwrap(try stamper.timeStamp(Array("other bytes".utf8))))])]
+        }
+        XCTAssertEqual(try agreedState(otherBytes), "Trusted")
+        XCTAssertEqual(try agreedState(otherBytes, clock: "+730d"), "Invalid")
+    }
+
+    /// An offline photo with an update manifest of its parent ingredient and `extra` assertions.
+    private func update(named name: String, _ extra: (Manifest) throws -> [any Assertion]) throws -> URL {
         let signed = try offlinePhoto()
-        let path = directory.file("original.jpg").path
+        let path = directory.file("original-\(name)").path
         try Data(signed).write(to: URL(fileURLWithPath: path))
         let stamper = SigningTimeStamper(client: try restamping().client, required: true, signerValidity: .distantPast ... .distantFuture)
         let splice = try StoreSplice.replacingStore(ofFileAt: path) { existing in
             let parent = try XCTUnwrap(try ManifestStore(jumbf: existing).activeManifest)
-            return try ManifestWriter.update(generator: generator, assertions: [ParentIngredientAssertion(manifest: parent, format: "image/jpeg", validation: [])],
-                                             signer: try signer(), timeStamper: stamper).signedUpdate(after: existing)
+            let assertions = [ParentIngredientAssertion(manifest: parent, format: "image/jpeg", validation: [])] + (try extra(parent))
+            return try ManifestWriter.update(generator: generator, assertions: assertions, signer: try signer(), timeStamper: stamper)
+                .signedUpdate(after: existing)
         }
-        let updated = Array(signed[..<splice.range.lowerBound]) + splice.bytes + Array(signed[splice.range.upperBound...])
-        let file = directory.file("update-without-time-stamp.jpg")
-        try Data(updated).write(to: file)
-        XCTAssertTrue(try ReferenceValidator.verdict(file: file, anchors: [pki.root, tsa.root]).validates)
-        let later = try ReferenceValidator.verdict(file: file, anchors: [pki.root, tsa.root], clockOffset: "+730d")
-        XCTAssertEqual(later.validationState, "Invalid", "\(later.failureCodes) \(later.ingredientFailures)")
+        let file = directory.file(name)
+        try Data(Array(signed[..<splice.range.lowerBound]) + splice.bytes + Array(signed[splice.range.upperBound...])).write(to: file)
+        return file
+    }
+
+    /// c2pa-python's state, once lensd's verifier (its clock moved alike) has reached the same.
+    private func agreedState(_ file: URL, clock: String? = nil, line: UInt = #line) throws -> String? {
+        let reference = try ReferenceValidator.verdict(file: file, anchors: [pki.root, tsa.root], clockOffset: clock)
+        let now = clock == nil ? Date() : Date().addingTimeInterval(730 * 86_400)
+        let roots = try [pki.root, tsa.root].map { try Certificate.parsePEM(try String(contentsOf: $0, encoding: .utf8))[0] }
+        let ours = try Verifier(trustAnchors: roots, now: now).verify(fileAt: file.path)
+        XCTAssertEqual(ours.state.rawValue, reference.validationState, "\(file.lastPathComponent) \(clock ?? ""): "
+            + "lensd \(ours.failures.map(\.code)) \(ours.ingredientFailures.map(\.code)), c2pa-python \(reference.failureCodes) "
+            + "\(reference.ingredientFailures)", line: line)
+        return reference.validationState
     }
 
     @discardableResult
@@ -97,6 +122,8 @@ final class RestampingTests: XCTestCase {
         XCTAssertEqual(later.failure, [], line: line)
         XCTAssertTrue(later.success.contains("signingCredential.trusted"), "\(later.success)", line: line)
         XCTAssertEqual(later.ingredientFailures, ["signingCredential.untrusted"], line: line)
+        XCTAssertEqual(try agreedState(file, line: line), "Trusted", line: line)
+        XCTAssertEqual(try agreedState(file, clock: "+730d", line: line), "Valid", line: line)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.file("results/1000").path)
             .filter { $0.hasPrefix(".tmp-") }, [], line: line)
         return updated
