@@ -114,6 +114,22 @@ final class TimeStampRequiredTests: TimeStampTestCase {
         XCTAssertEqual(try photo(c, session).info["timestamped"]?.boolValue, true)
     }
 
+    /// A recording whose TSA stops answering before it is signed is not kept: Failed(Timestamp), no file.
+    func testARecordingTheTSACannotStampIsNotKept() throws {
+        let (c, session) = try capturingSession()
+        try waitUntilEnabled(c, session)
+        try c.set(session, "CameraMode", .string("video"))
+        try c.call(session, "StartVideoCapture")
+        try c.waitForSignal("VideoRecordingStarted", path: session)
+        tsa.stop()
+        try c.call(session, "StopVideoCapture")
+        let failed = try c.waitForSignal("Failed", path: session, timeout: 60)
+        XCTAssertEqual(failed.arguments.first?.stringValue, "org.lensd.Lens1.Error.Timestamp")
+        XCTAssertEqual(storedVideos(), [])
+        XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
+        XCTAssertFalse(c.signals.contains { $0.member == "VideoSigned" || $0.member == "VideoUnsigned" })
+    }
+
     /// Started with the TSA down, lensd never lets a capture begin.
     func testStartedWithTheTSADownCaptureStaysDisabled() throws {
         tsa.stop()
