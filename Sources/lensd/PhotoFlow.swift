@@ -56,8 +56,10 @@ extension LensService {
                 Result { try store.store(parts: [photo.jpeg], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg") }
             }
             let timeStamp = Self.timeStampOutcome(of: signed.map(\.timeStamp))
-            if (try? stored.get()) != nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }
-            let upload = (try? stored.get()).map { outbox?.enqueue($0, fileExtension: "jpg") ?? "disabled" }
+            let kept = try? stored.get()
+            // Queued for a later time-stamp before its owner hears of it: a crash loses nothing.
+            if kept != nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }
+            let upload = kept.map { outbox?.enqueue($0, fileExtension: "jpg") ?? "disabled" }
             self?.loop.post { [weak self] in
                 self?.photoStored(name: name, session: session, result: stored, timeStamp: timeStamp, upload: upload)
                 done?.value()

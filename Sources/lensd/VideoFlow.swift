@@ -200,9 +200,10 @@ extension LensService {
                 return try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered)
             }
             RecordingFacts.remove(besides: video.path)
-            if (try? published.get()) != nil, unsignedReason == nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }
+            let kept = try? published.get()
+            if kept != nil, unsignedReason == nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }
             // Unsigned videos stay local: the server is for evidence a verifier can check.
-            let upload = (try? published.get()).map { unsignedReason == nil ? outbox?.enqueue($0, fileExtension: "mp4") : nil }
+            let upload = kept.map { unsignedReason == nil ? outbox?.enqueue($0, fileExtension: "mp4") : nil }
             self?.loop.post { [weak self] in
                 if let timeStamp { self?.timeStampWatch?.captureFound(timeStamp) }
                 self?.videoPublished(name: name, uid: uid, video: video, result: published, unsignedReason: unsignedReason,
