@@ -47,6 +47,18 @@ final class TimeStampWhenOnlineTests: TimeStampTestCase {
         try assertStillTrustedTwoYearsOn(try stored(try XCTUnwrap(video.arguments.first?.stringValue), "mp4"), anchors: try anchors(c))
     }
 
+    /// `lensctl capture` says so too: JSON (schema) and text.
+    func testLensctlCaptureSaysWhenThePhotoWasTimeStamped() throws {
+        let photo = tmp.file("photo.jpg").path
+        let json = try lensctl.expect(0, ["capture", "-o", photo, "--json"]).stdout
+        try JSONSchemaCheck.assertValid(json, schema: "capture")
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual(object["timestamped"] as? Bool, true)
+        XCTAssertNotNil(object["timestamp_time"] as? String)
+        let text = try lensctl.expect(0, ["capture", "-o", tmp.file("again.jpg").path]).stdout
+        XCTAssertTrue(text.contains("time:     time-stamped 20"), text)
+    }
+
     /// LensClient hands the time-stamp to the app with the signed photo.
     func testLensClientSaysWhenThePhotoWasTimeStamped() throws {
         let delegate = RecordingDelegate()
