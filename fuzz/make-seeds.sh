@@ -62,7 +62,7 @@ ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=30 -frames:v 3 -c:v mjpeg -q
 ref "$TMP/in.mp4" "$TMP/c2pa-python.mp4" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" --when 2026-11-29T12:00:00Z
 "$MAKE_SEED" "$TMP/mjpeg.mp4" "$TMP/lensd.mp4" --key "$TMP/p384/leaf.pk8" --chain "$TMP/p384/chain.pem" >/dev/null
 
-mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-jpeg,fuzz-bmff,fuzz-cascade,fuzz-catalog}
+mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-tsa-reply,fuzz-jpeg,fuzz-bmff,fuzz-cascade,fuzz-catalog}
 # Cascades (fuzz-cascade): the frontal-face file's layout with made-up numbers, and malformed variants.
 "$PY" "$ROOT/fuzz/make-cascade-seeds.py" "$CORPUS"
 # Catalogs (fuzz-catalog): po/ compiled by msgfmt, little-endian as msgfmt writes, one big-endian, and a truncated one.
@@ -84,6 +84,17 @@ for shape in ps256 edit update rewritten stamped; do
   "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" "c2pa-python-$shape" "$TMP/c2pa-python-$shape.jpg"
 done
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" lensd-p384 "$TMP/lensd-p384.jpg"
+
+# TSA answers (fuzz-tsa-reply), made by the same `openssl ts -reply` local_tsa.py runs: granted with
+# the chain, granted without certificates or nonce, and a rejection (a digest the TSA does not accept).
+tsr() { openssl ts -query -data "$TMP/in.jpg" "${@:2}" -out "$TMP/q.tsq" 2>/dev/null
+        openssl ts -reply -config "$TMP/tsa/tsa.cnf" -queryfile "$TMP/q.tsq" -chain "$TMP/tsa/tsa_root.pem" \
+          -out "$CORPUS/fuzz-tsa-reply/$1.tsr" 2>/dev/null; }
+tsr granted-with-chain -sha256 -cert
+tsr granted-no-certificates-no-nonce -sha256 -no_nonce
+tsr granted-sha512 -sha512 -cert
+tsr rejected-md5 -md5 -cert
+head -c 200 "$CORPUS/fuzz-tsa-reply/granted-with-chain.tsr" >"$CORPUS/fuzz-tsa-reply/truncated.tsr"
 
 big=$(find "$CORPUS" -type f -size +64k)
 [ -z "$big" ] || { echo "make-seeds: seeds over 64 KB: $big" >&2; exit 1; }

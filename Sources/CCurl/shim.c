@@ -1,6 +1,8 @@
 #include "CCurl.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 CURLcode lens_curl_set_long(CURL *curl, CURLoption option, long value) {
@@ -35,6 +37,28 @@ static size_t read_from_fd(char *buffer, size_t size, size_t count, void *userda
 CURLcode lens_curl_read_body_from(CURL *curl, const int *fd) {
     CURLcode code = curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_from_fd);
     return code != CURLE_OK ? code : curl_easy_setopt(curl, CURLOPT_READDATA, (void *)fd);
+}
+
+CURLcode lens_curl_post_body(CURL *curl, const void *data, long long size) {
+    CURLcode code = curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)size);
+    return code != CURLE_OK ? code : curl_easy_setopt(curl, CURLOPT_COPYPOSTFIELDS, data);
+}
+
+static size_t collect(char *data, size_t size, size_t count, void *userdata) {
+    lens_curl_buffer *buffer = userdata;
+    size_t n = size * count;
+    if (n > buffer->limit - buffer->length) return 0;
+    unsigned char *grown = realloc(buffer->data, buffer->length + n);
+    if (grown == NULL) return 0;
+    memcpy(grown + buffer->length, data, n);
+    buffer->data = grown;
+    buffer->length += n;
+    return n;
+}
+
+CURLcode lens_curl_collect_response(CURL *curl, lens_curl_buffer *buffer) {
+    CURLcode code = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+    return code != CURLE_OK ? code : curl_easy_setopt(curl, CURLOPT_WRITEDATA, (void *)buffer);
 }
 
 static size_t discard(char *data, size_t size, size_t count, void *userdata) {

@@ -101,6 +101,7 @@ final class EventDelivery: @unchecked Sendable {  // the weak references and `fi
         case .resultUploaded(let name, let info): delegate.didUploadResult(name: name, info: info)
         case .uploadFailed(let name, let error, let message): delegate.didFailUploadingResult(name: name, error: error, message: message)
         case .resultEvicted(let name, let reason): delegate.didEvictResult(name: name, reason: reason)
+        case .resultUpdated(let name, let info): delegate.didUpdateResult(name: name, info: info)
         case .faceDetected(let detection): delegate.didDetectFace(detection)
         case .candidateSelectionStarted: delegate.didStartCandidateSelection()
         case .faceAutoCaptureFinished(let name, let detection): delegate.didFinishFaceAutoCapture(name: name, detection: detection)

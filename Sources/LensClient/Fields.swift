@@ -1,3 +1,4 @@
+import Foundation
 import LensBus
 
 /// An a{sv} from lensd read field by field. A missing or mistyped field that the contract
@@ -23,6 +24,8 @@ struct Fields {
     func optionalDouble(_ key: String) -> Double? { values[key]?.doubleValue }
     func optionalBool(_ key: String) -> Bool? { values[key]?.boolValue }
     func optionalString(_ key: String) -> String? { values[key]?.stringValue }
+    /// A `t` of seconds since 1970, as a date.
+    func optionalDate(_ key: String) -> Date? { values[key]?.uint64Value.map { Date(timeIntervalSince1970: Double($0)) } }
     /// An `a{ss}` value; nil when absent or of another type.
     func optionalStringDictionary(_ key: String) -> [String: String]? {
         guard case .dictionary("s", "s", let entries)? = values[key] else { return nil }

@@ -62,6 +62,9 @@ public protocol LensCameraDelegate: AnyObject {
     /// ResultEvicted: lensd deleted this user's result `name` at its per-user caps (no SDK
     /// counterpart: the SDK keeps no results).
     func didEvictResult(name: String, reason: String)
+    /// ResultUpdated: a result signed offline was time-stamped later and its file replaced
+    /// (`info.timestampTime`); fetch it again for the new bytes (no SDK counterpart).
+    func didUpdateResult(name: String, info: LensResultInfo)
     /// FaceDetected: a processed frame of the face auto-capture; show `detection.instruction`'s
     /// `localizedText` (the component's detection callback).
     func didDetectFace(_ detection: LensFaceDetection)
@@ -100,6 +103,7 @@ extension LensCameraDelegate {
     public func didUploadResult(name: String, info: LensUploadInfo) {}
     public func didFailUploadingResult(name: String, error: String, message: String) {}
     public func didEvictResult(name: String, reason: String) {}
+    public func didUpdateResult(name: String, info: LensResultInfo) {}
     public func didDetectFace(_ detection: LensFaceDetection) {}
     public func didStartCandidateSelection() {}
     public func didFinishFaceAutoCapture(name: String, detection: LensFaceDetection) {}

@@ -47,6 +47,10 @@ public enum LensEvent: Sendable, Equatable {
     /// ResultEvicted: lensd deleted this user's result `name` to stay within its per-user caps
     /// (`reason` names the cap); sent to every session of the user.
     case resultEvicted(name: String, reason: String)
+    /// ResultUpdated: a result signed while no TSA answered was time-stamped later; its stored
+    /// file changed (`info`: new size and sha256, timestamped, timestampTime). Sent to every
+    /// session of the user.
+    case resultUpdated(name: String, info: LensResultInfo)
     /// FaceDetected: one processed frame of the face auto-capture.
     case faceDetected(LensFaceDetection)
     /// CandidateSelectionStarted: enough good frames in a row; the candidate window runs.
@@ -79,6 +83,7 @@ public enum LensEvent: Sendable, Equatable {
         case .resultUploaded: "ResultUploaded"
         case .uploadFailed: "UploadFailed"
         case .resultEvicted: "ResultEvicted"
+        case .resultUpdated: "ResultUpdated"
         case .faceDetected: "FaceDetected"
         case .candidateSelectionStarted: "CandidateSelectionStarted"
         case .faceAutoCaptureFinished: "FaceAutoCaptureFinished"
@@ -145,6 +150,9 @@ public enum LensEvent: Sendable, Equatable {
             case ("ResultEvicted", 2):
                 guard let name = a[0].stringValue, let reason = a[1].stringValue else { return nil }
                 self = .resultEvicted(name: name, reason: reason)
+            case ("ResultUpdated", 2):
+                guard let name = a[0].stringValue else { return nil }
+                self = .resultUpdated(name: name, info: try LensResultInfo(try Fields(a[1], "ResultUpdated info")))
             case ("FaceDetected", 1):
                 self = .faceDetected(try LensFaceDetection(try Fields(a[0], "FaceDetected")))
             case ("CandidateSelectionStarted", 0):

@@ -1,3 +1,4 @@
+import Foundation
 import LensBus
 
 /// What lensd says about a stored result (PhotoSigned, FetchResult).
@@ -10,12 +11,19 @@ public struct LensResultInfo: Sendable, Equatable {
     /// PhotoSigned only: "queued" when the outbox will send it, "disabled" when not; nil from
     /// FetchResult and from daemons without an outbox.
     public var upload: String?
+    /// PhotoSigned only: whether the signature carries a trusted RFC 3161 time-stamp (lensd's
+    /// tsa-url); nil from FetchResult and from daemons without time-stamping.
+    public var timestamped: Bool?
+    /// When `timestamped`: the time-stamp authority's time.
+    public var timestampTime: Date?
 
     init(_ fields: Fields) throws(LensClientError) {
         size = try fields.uint64("size")
         sha256 = try fields.string("sha256")
         mime = try fields.string("mime")
         upload = fields.optionalString("upload")
+        timestamped = fields.optionalBool("timestamped")
+        timestampTime = fields.optionalDate("timestamp_time")
     }
 }
 

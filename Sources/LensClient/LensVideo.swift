@@ -1,3 +1,4 @@
+import Foundation
 import LensBus
 
 /// What lensd says about a recorded video (VideoSigned, VideoUnsigned). No sha256: hashing a
@@ -15,6 +16,10 @@ public struct LensVideoInfo: Sendable, Equatable {
     public var reason: String?
     /// "queued" when the outbox will send it, "disabled" when not (always for unsigned videos).
     public var upload: String?
+    /// VideoSigned only: whether the signature carries a trusted RFC 3161 time-stamp, and the
+    /// time-stamp authority's time when it does (as LensResultInfo's).
+    public var timestamped: Bool?
+    public var timestampTime: Date?
 
     init(_ fields: Fields) throws(LensClientError) {
         size = try fields.uint64("size")
@@ -24,6 +29,8 @@ public struct LensVideoInfo: Sendable, Equatable {
         recovered = fields.optionalBool("recovered") ?? false
         reason = fields.optionalString("reason")
         upload = fields.optionalString("upload")
+        timestamped = fields.optionalBool("timestamped")
+        timestampTime = fields.optionalDate("timestamp_time")
     }
 }
 

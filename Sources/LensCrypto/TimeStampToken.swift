@@ -11,16 +11,23 @@ public final class TimeStampToken: @unchecked Sendable {
     public let certificates: [Certificate]
     public let imprintAlgorithm: DigestAlgorithm?
     public let imprint: [UInt8]
+    /// The request's nonce echoed back (big-endian magnitude), nil when the token has none.
+    public let nonce: [UInt8]?
 
     /// A TimeStampToken, or a whole TimeStampResp (what sigTst v1 writers stored): its token.
     public convenience init(der: [UInt8]) throws {
-        let operation = "parse time-stamp token"
-        guard !der.isEmpty else { throw CryptoError(operation: operation, reason: "empty input") }
+        guard !der.isEmpty else { throw CryptoError(operation: "parse time-stamp token", reason: "empty input") }
         if let token = Self.decodeToken(der) {
             try self.init(owning: token)
             return
         }
         ERR_clear_error()
+        try self.init(response: der)
+    }
+
+    /// The token of a TimeStampResp (what a TSA answers), which must say granted.
+    public convenience init(response der: [UInt8]) throws {
+        let operation = "parse time-stamp response"
         let response = try DER.decode(der, operation, { d2i_TS_RESP(nil, $0, $1) }, free: TS_RESP_free)
         defer { TS_RESP_free(response) }
         let status = ASN1_INTEGER_get(TS_STATUS_INFO_get0_status(TS_RESP_get_status_info(response)))
@@ -60,6 +67,7 @@ public final class TimeStampToken: @unchecked Sendable {
             var object: OpaquePointer?
             X509_ALGOR_get0(&object, nil, nil, TS_MSG_IMPRINT_get_algo(message))
             imprintAlgorithm = object.flatMap { DigestAlgorithm(nid: OBJ_obj2nid($0)) }
+            nonce = Self.magnitude(TS_TST_INFO_get_nonce(info))
             genTime = time
             certificates = try Self.certificates(of: token)
         } catch {
@@ -72,6 +80,17 @@ public final class TimeStampToken: @unchecked Sendable {
 
     deinit {
         PKCS7_free(token)
+    }
+
+    /// The token alone (a CMS ContentInfo), as C2PA stores it in `sigTst2`.
+    public var der: [UInt8] {
+        get throws { try DER.encode("encode time-stamp token") { i2d_PKCS7(token, $0) } }
+    }
+
+    private static func magnitude(_ integer: UnsafePointer<ASN1_INTEGER>?) -> [UInt8]? {
+        guard let integer else { return nil }
+        let bytes = ASN1_STRING_get0_data(integer)
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(ASN1_STRING_length(integer))))
     }
 
     /// The signer first: the TSA's certificate is the one the SignerInfo names.
@@ -112,6 +131,20 @@ public final class TimeStampToken: @unchecked Sendable {
         TS_VERIFY_CTX_set_store(context, store)  // the context owns the store from here
         TS_VERIFY_CTX_set_flags(context, Int32(TS_VFY_SIGNATURE | TS_VFY_VERSION))
         guard TS_RESP_verify_token(context, token) == 1 else { return CryptoError.openSSL("verify time-stamp").reason }
+        return nil
+    }
+
+    /// nil when the TSA's certificate may stamp time (EKU timeStamping) and chains to one of
+    /// `anchors` at genTime; else the reason. The signature itself is `signatureProblem`'s.
+    public func trustProblem(anchors: [Certificate]) -> String? {
+        let tsa = certificates[0]
+        guard tsa.extendedKeyUsage?.contains(ExtendedKeyUsage.timeStamping) == true else {
+            return "the TSA certificate \(tsa.subject.oneLine) lacks the timeStamping EKU"
+        }
+        if let problem = ChainVerifier.verify(leaf: tsa, intermediates: Array(certificates.dropFirst()), anchors: anchors,
+                                              at: genTime) {
+            return "the TSA certificate \(tsa.subject.oneLine) is not trusted at \(genTime): \(problem)"
+        }
         return nil
     }
 }

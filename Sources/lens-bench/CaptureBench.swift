@@ -36,7 +36,7 @@ struct CaptureBench {
         for _ in 0..<runs {
             let photo = try camera.capturePhoto()
             let thumbnailReady = Date()
-            let signed = try signing.sign(photo, location: nil)
+            let signed = try signing.sign(photo, location: nil).jpeg
             _ = try store.store(parts: [signed], name: UUID().uuidString.lowercased(), uid: getuid(), mime: "image/jpeg",
                                 fileExtension: "jpg")
             let stored = Date()

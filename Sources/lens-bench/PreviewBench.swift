@@ -117,7 +117,7 @@ struct PreviewBench {
             var toSigned: [Double] = [], stopToSigned: [Double] = []
             for _ in 0..<photos {
                 let photo = try rig.onCamera { try $0.capturePhoto() }
-                let signed = try photoSigning.sign(photo, location: nil)
+                let signed = try photoSigning.sign(photo, location: nil).jpeg
                 _ = try store.store(parts: [signed], name: UUID().uuidString.lowercased(), uid: getuid(), mime: "image/jpeg",
                                     fileExtension: "jpg")
                 toSigned.append(Date().timeIntervalSince(photo.captureTime) * 1000)

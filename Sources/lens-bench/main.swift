@@ -3,8 +3,8 @@ import Foundation
 /// lens-bench: lensd's speed, measured next to a reference on the same bytes.
 let usage = """
 usage: lens-bench sign-jpeg --key KEY|pkcs11:URI|tpm2:BLOB --chain CHAIN [--trust-anchor ROOT] [--runs N]
-                 [--pkcs11-module MODULE --pkcs11-pin-file FILE] FILE
-       lens-bench sign-mp4 --key KEY --chain CHAIN [--trust-anchor ROOT] [--runs N] FILE
+                 [--pkcs11-module MODULE --pkcs11-pin-file FILE] [--tsa URL --tsa-trust-anchor PEM] FILE
+       lens-bench sign-mp4 --key KEY --chain CHAIN [--trust-anchor ROOT] [--runs N] [--tsa URL --tsa-trust-anchor PEM] FILE
        lens-bench verify [--trust-anchor ROOT] [--runs N] FILE...
        lens-bench cli [--bus ADDRESS] [--runs N]
        lens-bench capture [--runs N] [--size WxH]

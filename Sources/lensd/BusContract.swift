@@ -105,6 +105,7 @@ enum BusContract {
             S(name: "ResultUploaded", signature: "sa{sv}", names: ["name", "info"]),
             S(name: "UploadFailed", signature: "sss", names: ["name", "error", "message"]),
             S(name: "ResultEvicted", signature: "ss", names: ["name", "reason"]),
+            S(name: "ResultUpdated", signature: "sa{sv}", names: ["name", "info"]),
             S(name: "FaceDetected", signature: "a{sv}", names: ["detection"]),
             S(name: "CandidateSelectionStarted", signature: "", names: []),
             S(name: "FaceAutoCaptureFinished", signature: "sa{sv}", names: ["name", "detection"]),

@@ -1,6 +1,7 @@
 import Foundation
 import LensBus
 import LensCore
+import LensCrypto
 import LensFace
 
 /// lensd's settings. Every key of /etc/lensd/lensd.conf is also an option (`--key value`); the
@@ -69,6 +70,12 @@ struct Configuration {
     var uploadMaxBytes = 100 << 20
     var uploadKeep = true
     var uploadRetryMax: Duration = .seconds(3600)
+    /// RFC 3161 time-stamping (see Configuration+TimeStamping): off while no TSA is named.
+    var tsaURLs: [String] = []
+    var tsaTrustAnchors: [Certificate] = []
+    var tsaTimeout: Duration = .seconds(5)
+    /// nil: the default, which depends on tsa-url.
+    var timestampPolicy: TimeStampPolicy?
 
     static let usage = """
     usage: lensd [--check-config] [--bus system|session|ADDRESS] [--config FILE] [--state-dir DIR]
@@ -88,7 +95,7 @@ struct Configuration {
         "video-max-duration", "video-max-bytes", "log-level",
         "upload-url", "upload-auth-file", "upload-ca", "upload-max-bytes", "upload-keep", "upload-retry-max",
         "face-cascade",
-    ]
+    ] + timeStampingKeys
 
     /// Reads the file named by `--config` (default /etc/lensd/lensd.conf; a missing default file
     /// is fine, a missing named one is not), then applies the command line.
@@ -118,6 +125,7 @@ struct Configuration {
             }
         }
         try configuration.validateKeys()
+        try configuration.validateTimeStamping()
         return configuration
     }
 
@@ -237,6 +245,7 @@ struct Configuration {
             guard let flag = Bool(value) else { throw ConfigurationError("upload-keep must be true or false") }
             uploadKeep = flag
         case "upload-retry-max": uploadRetryMax = .seconds(try Self.seconds(key, value, 1...86_400))
+        case _ where Self.timeStampingKeys.contains(key): try applyTimeStamping(key: key, value: value)
         default:
             let hint = KeySuggestion.nearest(to: key, among: Self.keys).map { " — did you mean \($0)?" } ?? ""
             throw ConfigurationError("unknown setting \(key)\(hint)")
@@ -301,7 +310,7 @@ struct Configuration {
     }
 
     /// Seconds, with an optional unit: 90, 90s, 5m, 1h, 1d.
-    private static func seconds(_ key: String, _ value: String, _ range: ClosedRange<Int>) throws -> Int {
+    static func seconds(_ key: String, _ value: String, _ range: ClosedRange<Int>) throws -> Int {
         guard let n = Quantity.parse(value, units: Quantity.timeUnits), range.contains(n) else {
             throw ConfigurationError("\(key) must be a duration of \(range.lowerBound)...\(range.upperBound) s (suffix s, m, h or d allowed), not \(value)")
         }

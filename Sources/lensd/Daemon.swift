@@ -73,6 +73,7 @@ enum Daemon {
         let service = LensService(configuration: configuration, loop: loop, bus: bus, identity: identity, store: store,
                                   cameras: CameraCatalog.cameras(for: configuration))
         service.outbox = try OutboxFlow.make(configuration, stateDirectory: state, service: service)
+        service.restamp = try RestampFlow.make(configuration, stateDirectory: state, service: service)
         let manager = Manager(service: service)
         let registration = try bus.export(manager, at: BusContract.managerPath)
         // Session numbers are nobody else's business: non-members introspect an empty node.

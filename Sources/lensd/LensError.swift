@@ -8,6 +8,7 @@ import LensCore
 enum LensError: Error, Equatable {
     case `internal`(String)
     case enrollment(String)
+    case timestamp(String)
     case cameraSessionFailed(String)
     case imageSigningFailed(String)
     case cameraPermissionDenied(String)
@@ -26,6 +27,7 @@ enum LensError: Error, Equatable {
         switch self {
         case .internal(let m): return BusError(Self.prefix + "Internal", m)
         case .enrollment(let m): return BusError(Self.prefix + "Enrollment", m)
+        case .timestamp(let m): return BusError(Self.prefix + "Timestamp", m)
         case .cameraSessionFailed(let m): return BusError(Self.prefix + "CameraSessionFailed", m)
         case .imageSigningFailed(let m): return BusError(Self.prefix + "ImageSigningFailed", m)
         case .cameraPermissionDenied(let m): return BusError(Self.prefix + "CameraPermissionDenied", m)
@@ -62,6 +64,7 @@ enum LensError: Error, Equatable {
         case let mp4 as MP4Error: return LensError(mp4)
         case let recording as VideoRecordingError: return .cameraSessionFailed(recording.description)
         case let c2pa as C2PAError: return .imageSigningFailed(c2pa.description)
+        case let unstamped as TimeStamping.Unavailable: return .timestamp(unstamped.description)
         default: return .internal("\(error)")
         }
     }

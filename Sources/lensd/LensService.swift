@@ -23,6 +23,10 @@ final class LensService: @unchecked Sendable {
     private var location: GPSDLocationProvider?
     /// Set at start-up when upload-url is configured.
     var outbox: OutboxFlow?
+    /// Under `timestamp = when-online`: results waiting for a TSA to time-stamp them later.
+    var restamp: RestampFlow?
+    /// Under `timestamp = required`: whether a TSA answers.
+    private(set) var timeStampWatch: TimeStampWatch?
 
     /// Per camera, the last state its thread reported.
     private(set) var cameraStates: [CameraState]
@@ -81,6 +85,11 @@ final class LensService: @unchecked Sendable {
             enrolled: identity.state == .enrolled, cameraAvailable: !cameras.isEmpty,
             locationPolicy: configuration.locationPolicy, locationFix: configuration.declaredLocation?.fix(now: Date()),
             storageLow: store.isLowOnSpace)
+        if let timeStamping = configuration.timeStamping, timeStamping.policy == .required {
+            let watch = TimeStampWatch(client: timeStamping.client, loop: loop) { [weak self] in self?.refreshConditions() }
+            timeStampWatch = watch
+            conditions.timestampProblem = watch.problem
+        }
     }
 
     // MARK: Start and stop
@@ -95,6 +104,7 @@ final class LensService: @unchecked Sendable {
             Log.warning("location is required but gpsd is set to none: capture stays disabled (set --location optional, or a gpsd)")
         }
         conditions.locationSourceProblem = locationSourceProblem
+        timeStampWatch?.start()
         announceEvictions()
         announceRenewal(enrollmentState, now: Date())
         recoverInterruptedRecordings()
@@ -188,6 +198,8 @@ final class LensService: @unchecked Sendable {
         signingWorker.stop()
         storageWorker.stop()
         outbox?.stop()
+        restamp?.stop()
+        timeStampWatch?.stop()
     }
 
     // MARK: Sessions
@@ -297,6 +309,7 @@ final class LensService: @unchecked Sendable {
     func reloadIdentity() {
         identity = DeviceIdentity.load(configuration.identityConfiguration)
         renewalAnnounced = false
+        if let client = configuration.timeStamping?.client { restamp?.identityChanged(identity, client: client) }
         try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
                                        changed: ["CertificateNotAfter": Wire.time(identity.certificateNotAfter),
                                                  "CertificateRenewAfter": Wire.time(certificateRenewAfter)],
@@ -351,6 +364,7 @@ final class LensService: @unchecked Sendable {
         }
         conditions.locationFix = currentFix
         conditions.locationSourceProblem = locationSourceProblem
+        conditions.timestampProblem = timeStampWatch?.problem
         for session in sessions.values { session.conditionsChanged() }
     }
 

@@ -39,32 +39,51 @@ extension LensService {
             return
         }
         let signing = PhotoSigning(signer: signer, generator: Self.generator,
-                                   includeThumbnail: configuration.includeThumbnail)
-        let store = store, outbox = outbox
+                                   includeThumbnail: configuration.includeThumbnail, timeStamping: configuration.timeStamping)
+        let store = store, outbox = outbox, restamp = restamp
         handedToSigning = true
         let done = done.map(LoopBound.init)
         signingWorker.submit { [weak self] in
-            let stored = Result { () throws -> StoredResult in
-                let signed: [UInt8]
-                do { signed = try signing.sign(photo, location: fix) } catch {
+            // The TSA request, if any, runs here too: off the bus thread, within the signing figure.
+            let signed = Result { () throws -> PhotoSigning.Signed in
+                do { return try signing.sign(photo, location: fix) } catch let unstamped as TimeStamping.Unavailable {
+                    throw unstamped
+                } catch {
                     throw LensError.imageSigningFailed("signing failed: \(error)")
                 }
-                return try store.store(parts: [signed], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg")
             }
-            let upload = (try? stored.get()).map { outbox?.enqueue($0, fileExtension: "jpg") ?? "disabled" }
+            let stored = signed.flatMap { photo in
+                Result { try store.store(parts: [photo.jpeg], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg") }
+            }
+            let timeStamp = Self.timeStampOutcome(of: signed.map(\.timeStamp))
+            let kept = try? stored.get()
+            // Queued for a later time-stamp before its owner hears of it: a crash loses nothing.
+            if kept != nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }
+            let upload = kept.map { outbox?.enqueue($0, fileExtension: "jpg") ?? "disabled" }
             self?.loop.post { [weak self] in
-                self?.photoStored(name: name, session: session, result: stored, upload: upload)
+                self?.photoStored(name: name, session: session, result: stored, timeStamp: timeStamp, upload: upload)
                 done?.value()
             }
         }
     }
 
-    fileprivate func photoStored(name: String, session: Session, result: Result<StoredResult, Error>, upload: String?) {
+    /// What signing found out about the TSAs, also when it failed for want of a time-stamp.
+    static func timeStampOutcome(of signing: Result<TimeStamping.Outcome?, Error>) -> TimeStamping.Outcome? {
+        switch signing {
+        case .success(let outcome): outcome
+        case .failure(let unstamped as TimeStamping.Unavailable): .unstamped(reason: unstamped.reason)
+        case .failure: nil
+        }
+    }
+
+    fileprivate func photoStored(name: String, session: Session, result: Result<StoredResult, Error>,
+                                 timeStamp: TimeStamping.Outcome?, upload: String?) {
         defer { captureEnded() }
+        if let timeStamp { timeStampWatch?.captureFound(timeStamp) }
         switch result {
         case .success(let stored):
-            Log.info("photo \(name) signed and stored for \(Authorizer.userName(stored.uid)) (\(stored.size) bytes)")
-            session.emit("PhotoSigned", [.string(name), Wire.result(stored, ["upload": .string(upload ?? "disabled")])])
+            Log.info("photo \(name) signed and stored for \(Authorizer.userName(stored.uid)) (\(stored.size) bytes\(Wire.timeStampNote(timeStamp)))")
+            session.emit("PhotoSigned", [.string(name), Wire.result(stored, Wire.timeStamp(timeStamp).merging(["upload": .string(upload ?? "disabled")]) { $1 })])
             if store.isLowOnSpace != conditions.storageLow { refreshConditions() }
         case .failure(let error):
             Log.error("photo \(name) failed: \(error)")

@@ -176,35 +176,45 @@ extension LensService {
                         session: LoopBound<Session>?, recovered: Bool) {
         // A certificate that expired while recording would sign a manifest no validator accepts.
         let usable = identity.state(at: Date()) == .enrolled
-        let signing = identity.signer.map { VideoSigning(signer: $0, generator: Self.generator) }
+        let timeStamping = configuration.timeStamping
+        let signing = identity.signer.map { VideoSigning(signer: $0, generator: Self.generator, timeStamping: timeStamping) }
         let problem = identity.problem ?? "the device certificate expired before the recording could be signed"
-        let store = store, outbox = outbox
+        let store = store, outbox = outbox, restamp = restamp
         captureStarted()
         signingWorker.submit { [weak self] in
             let unsignedReason: String?
+            var signingResult: Result<TimeStamping.Outcome?, Error> = .success(nil)
             do {
                 guard let signing, usable else { throw LensError.enrollment(problem) }
                 guard let facts else { throw LensError.imageSigningFailed("what the recording was made with was lost in the crash") }
-                try signing.sign(video, facts: facts, location: fix)
+                signingResult = .success(try signing.sign(video, facts: facts, location: fix))
                 unsignedReason = nil
             } catch {
+                signingResult = .failure(error)
                 unsignedReason = LensError.from(error).busError.message
             }
-            let published = Result {
-                try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered)
+            let timeStamp = Self.timeStampOutcome(of: signingResult)
+            // Under `timestamp = required` a recording the TSA could not stamp is not kept.
+            let published = Result { () throws -> StoredResult in
+                if case .failure(let unstamped as TimeStamping.Unavailable) = signingResult { throw unstamped }
+                return try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered)
             }
             RecordingFacts.remove(besides: video.path)
+            let kept = try? published.get()
+            if kept != nil, unsignedReason == nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }
             // Unsigned videos stay local: the server is for evidence a verifier can check.
-            let upload = (try? published.get()).map { unsignedReason == nil ? outbox?.enqueue($0, fileExtension: "mp4") : nil }
+            let upload = kept.map { unsignedReason == nil ? outbox?.enqueue($0, fileExtension: "mp4") : nil }
             self?.loop.post { [weak self] in
+                if let timeStamp { self?.timeStampWatch?.captureFound(timeStamp) }
                 self?.videoPublished(name: name, uid: uid, video: video, result: published, unsignedReason: unsignedReason,
-                                     session: session?.value, recovered: recovered, upload: upload ?? nil)
+                                     timeStamp: timeStamp, session: session?.value, recovered: recovered, upload: upload ?? nil)
             }
         }
     }
 
     private func videoPublished(name: String, uid: UInt32, video: FinalizedMP4, result: Result<StoredResult, Error>,
-                                unsignedReason: String?, session: Session?, recovered: Bool, upload: String?) {
+                                unsignedReason: String?, timeStamp: TimeStamping.Outcome?, session: Session?, recovered: Bool,
+                                upload: String?) {
         defer { captureEnded() }
         switch result {
         case .success(let stored):
@@ -218,7 +228,8 @@ extension LensService {
                 Log.warning("video \(name) of \(owner) kept unsigned (\(stored.size) bytes): \(unsignedReason)")
                 member = "VideoUnsigned"
             } else {
-                Log.info("video \(name) signed and stored for \(owner) (\(stored.size) bytes, \(video.duration) s)")
+                info.merge(Wire.timeStamp(timeStamp)) { $1 }
+                Log.info("video \(name) signed and stored for \(owner) (\(stored.size) bytes, \(video.duration) s\(Wire.timeStampNote(timeStamp)))")
                 member = "VideoSigned"
             }
             let arguments: [BusValue] = [.string(name), Wire.result(stored, info)]

@@ -51,6 +51,22 @@ enum Wire {
         return .vardict(entries)
     }
 
+    /// PhotoSigned/VideoSigned's `timestamped b` and, when stamped, `timestamp_time t` (the TSA's
+    /// genTime, seconds since 1970).
+    static func timeStamp(_ outcome: TimeStamping.Outcome?) -> [String: BusValue] {
+        guard case .stamped(let time) = outcome else { return ["timestamped": .bool(false)] }
+        return ["timestamped": .bool(true), "timestamp_time": .uint64(UInt64(max(0, time.timeIntervalSince1970)))]
+    }
+
+    /// For the log line of a signed capture: whether it is time-stamped, and why not.
+    static func timeStampNote(_ outcome: TimeStamping.Outcome?) -> String {
+        switch outcome {
+        case nil: ""
+        case .stamped(let time)?: ", time-stamped \(time)"
+        case .unstamped(let reason)?: ", not time-stamped: \(reason)"
+        }
+    }
+
     /// size, mime and — when known — sha256; `extra` adds a video's duration and the like.
     static func result(_ stored: StoredResult, _ extra: [String: BusValue] = [:]) -> BusValue {
         var entries: [String: BusValue] = ["size": .uint64(UInt64(stored.size)), "mime": .string(stored.mime)]

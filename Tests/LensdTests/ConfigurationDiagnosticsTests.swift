@@ -123,4 +123,28 @@ final class ConfigurationDiagnosticsTests: XCTestCase {
         XCTAssertEqual(broken.status, 2)
         XCTAssertTrue(broken.stderr.contains("0.jpg is not a readable JPEG"), broken.stderr)
     }
+
+    /// The time-stamping keys are checked together: a TSA needs roots to check it against, a
+    /// policy that asks needs a TSA, and the roots file must hold certificates.
+    func testTimeStampingKeysAreCheckedTogether() throws {
+        let roots = tmp.file("tsa-roots.pem")
+        try Data("not a certificate".utf8).write(to: roots)
+        let cases: [([String], String)] = [
+            (["--tsa-url", "ftp://tsa.example.org/"], "tsa-url takes http(s) URLs"),
+            (["--tsa-url", "http://127.0.0.1:1/"], "tsa-url needs tsa-trust-anchor"),
+            (["--timestamp", "required"], "timestamp = required needs tsa-url"),
+            (["--timestamp", "always"], "timestamp must be required, when-online or never"),
+            (["--tsa-trust-anchor", roots.path], "tsa-trust-anchor \(roots.path)"),
+            (["--tsa-timeout", "0"], "tsa-timeout must be a duration of 1...300 s"),
+        ]
+        for (arguments, message) in cases {
+            let run = try lensd(["--check-config"] + arguments)
+            XCTAssertEqual(run.status, 2, "\(arguments)")
+            XCTAssertTrue(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        let tsa = try LocalTSA(directory: tmp.file("tsa"))
+        let good = try lensd(["--check-config", "--tsa-url", "\(tsa.url), http://127.0.0.1:1/", "--tsa-trust-anchor", tsa.root.path,
+                              "--timestamp", "required"])
+        XCTAssertEqual(good.status, 0, good.stderr)
+    }
 }

@@ -15,7 +15,7 @@ _lensctl() {
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--size|--fps|--quality|--frames|--cascade|--thumbnail|--subject|--dns|--camera-facing|--min-*|--max-*|--candidate-selection-ms|--detection-rectangle) ((i++)) ;;
+            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--tsa-trust-anchor|--size|--fps|--quality|--frames|--cascade|--thumbnail|--subject|--dns|--camera-facing|--min-*|--max-*|--candidate-selection-ms|--detection-rectangle) ((i++)) ;;
             -*) ;;
             *) command=${words[i]}; break ;;
         esac
@@ -28,7 +28,7 @@ _lensctl() {
         --flash) COMPREPLY=($(compgen -W "off on auto" -- "$cur")); return ;;
         --camera-facing) COMPREPLY=($(compgen -W "front back" -- "$cur")); return ;;
         --min-*|--max-*|--candidate-selection-ms|--detection-rectangle) return ;;
-        -o|--trust-anchor|--cascade|--thumbnail) _lensctl_files "$cur"; return ;;
+        -o|--trust-anchor|--tsa-trust-anchor|--cascade|--thumbnail) _lensctl_files "$cur"; return ;;
         --zoom|--accuracy|--timeout|--count|--duration|--fps|--quality|--frames|--subject|--dns) return ;;
         --size) COMPREPLY=($(compgen -W "320x240 640x480 1280x720" -- "$cur")); return ;;
     esac
@@ -64,7 +64,7 @@ _lensctl() {
         preview) COMPREPLY=($(compgen -W "--size --fps --quality -o --frames --duration --force $common" -- "$cur")) ;;
         verify)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--trust-anchor --require-trusted --detailed $common" -- "$cur"))
+                COMPREPLY=($(compgen -W "--trust-anchor --tsa-trust-anchor --require-trusted --detailed $common" -- "$cur"))
             else
                 _lensctl_files "$cur"
             fi ;;

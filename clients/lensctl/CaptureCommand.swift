@@ -126,6 +126,11 @@ struct CaptureJSON: Encodable {
     var signer: String?
     /// Validation failure codes; empty for a Trusted photo.
     var failures: [String]
+    /// What lensd says: a TSA time-stamped the signature (lensd checked it against its tsa-trust-anchor).
+    var timestamped: Bool?
+    var timestamp_time: Date?
+    /// Without a time-stamp the photo turns Invalid after this (the signing certificate's expiry).
+    var cert_not_after: Date?
 
     init(name: String, path: String, thumbnail: String?, info: LensResultInfo, report: VerificationReport) {
         self.name = name
@@ -139,6 +144,8 @@ struct CaptureJSON: Encodable {
         verdict = report.state.rawValue
         signer = report.signer?.subject.oneLine
         failures = report.failures.map(\.code)
+        (timestamped, timestamp_time) = (info.timestamped, info.timestampTime)
+        cert_not_after = report.signer?.notAfter
     }
 
     var text: String {
@@ -154,6 +161,11 @@ struct CaptureJSON: Encodable {
             "when:     \(when ?? "not recorded")",
             "verdict:  \(verdict)\(signer.map { " — signed by \($0)" } ?? "")",
         ]
+        if let timestamp_time, timestamped == true {
+            lines.append("time:     time-stamped \(Output.iso8601(timestamp_time)) (by lensd's TSA)")
+        } else if let cert_not_after {
+            lines.append("time:     not time-stamped: turns Invalid after \(Output.iso8601(cert_not_after))")
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -27,6 +27,9 @@ struct EventJSON: Encodable {
     var status: StatusJSON?
     /// PhotoSigned/VideoSigned: queued (the outbox sends it) or disabled.
     var upload: String?
+    /// PhotoSigned/VideoSigned: whether a TSA time-stamped the signature, and its time.
+    var timestamped: Bool?
+    var timestamp_time: Date?
     /// ResultUploaded: where the server stored it, and its HTTP status.
     var url: String?
     var http_status: UInt32?
@@ -49,6 +52,7 @@ struct EventJSON: Encodable {
         case .photoSigned(let name, let info):
             self.name = name
             (size, sha256, mime, upload) = (info.size, info.sha256, info.mime, info.upload)
+            (timestamped, timestamp_time) = (info.timestamped, info.timestampTime)
         case .captureDisabled(let reasons):
             self.reasons = reasons.map(\.rawValue)
         case .videoThumbnailGenerated(let name, let thumbnail, let duration):
@@ -58,13 +62,17 @@ struct EventJSON: Encodable {
             self.name = name
             (size, mime, duration_s, frames, recovered, reason) = (info.size, info.mime, Seconds.milliseconds(info.duration),
                                                                    info.frames, info.recovered, info.reason)
-            upload = info.upload
+            (upload, timestamped, timestamp_time) = (info.upload, info.timestamped, info.timestampTime)
         case .resultUploaded(let name, let info):
             self.name = name
             (url, http_status, sha256, size) = (info.url, info.status, info.sha256, info.size)
         case .uploadFailed(let name, let error, let message):
             self.name = name
             (self.error, self.message) = (error, message)
+        case .resultUpdated(let name, let info):
+            self.name = name
+            (size, sha256, mime) = (info.size, info.sha256, info.mime)
+            (timestamped, timestamp_time) = (info.timestamped, info.timestampTime)
         case .resultEvicted(let name, let reason):
             (self.name, self.reason) = (name, reason)
         case .faceDetected(let detection):
@@ -90,7 +98,7 @@ struct EventJSON: Encodable {
     private enum CodingKeys: String, CodingKey {
         case event, time, name, thumbnail_size, size, sha256, mime, duration_s, frames, recovered, reason, reasons, error
         case message, zoom_factor, point, device
-        case flash_mode, location, status, upload, url, http_status, detection
+        case flash_mode, location, status, upload, timestamped, timestamp_time, url, http_status, detection
     }
 
     /// Absent fields are left out, except LocationChanged's location, which is null when lost.
@@ -117,6 +125,8 @@ struct EventJSON: Encodable {
         if event == "LocationChanged" { try c.encode(location, forKey: .location) }
         try c.encodeIfPresent(status, forKey: .status)
         try c.encodeIfPresent(upload, forKey: .upload)
+        try c.encodeIfPresent(timestamped, forKey: .timestamped)
+        try c.encodeIfPresent(timestamp_time, forKey: .timestamp_time)
         try c.encodeIfPresent(url, forKey: .url)
         try c.encodeIfPresent(http_status, forKey: .http_status)
         try c.encodeIfPresent(detection, forKey: .detection)

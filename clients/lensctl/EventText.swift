@@ -29,6 +29,8 @@ enum EventText {
         case .deviceChanged(let device): Describe.device(device)
         case .flashModeChanged(let mode): mode.rawValue
         case .resultEvicted(let name, let reason): "\(name) deleted: \(reason)"
+        case .resultUpdated(let name, let info):
+            "\(name) time-stamped later\(info.timestampTime.map { " (\(Output.iso8601($0)))" } ?? ""), now \(info.size) bytes, sha256 \(info.sha256)"
         case .locationChanged(let location): Describe.location(location)
         case .resultUploaded(let name, let info): "\(name) → \(info.url) (HTTP \(info.status)), sha256 \(info.sha256)"
         case .uploadFailed(let name, let error, let message): "\(name), \(error): \(message)"

@@ -19,6 +19,11 @@ enum TrustAnchorSources {
         return environment["HOME"].map { "\($0)/.config/lensctl/trust-anchors.pem" }
     }
 
+    /// The certificates of each PEM file named (`--tsa-trust-anchor`).
+    static func read(_ paths: [String]) throws -> [Certificate] {
+        try paths.flatMap(read)
+    }
+
     private static func read(_ path: String) throws -> [Certificate] {
         let pem = String(decoding: try Output.readInput(path), as: UTF8.self)
         do {

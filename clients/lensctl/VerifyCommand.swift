@@ -8,16 +8,19 @@ enum VerifyCommand: Command {
     static let name = "verify"
     static let synopsis = "verify FILE            check a photo's or video's C2PA manifest and capture data"
     static let help = """
-    usage: lensctl verify FILE [--trust-anchor PEM]... [--require-trusted] [--detailed] [--bus ADDRESS] [--json]
+    usage: lensctl verify FILE [--trust-anchor PEM]... [--tsa-trust-anchor PEM]... [--require-trusted] [--detailed]
+                          [--bus ADDRESS] [--json]
 
     Verifies FILE's C2PA manifests (JPEG or MP4) with lensd's own verifier, offline: Trusted (signature intact,
     signer chains to a trust anchor), Valid (intact, signer not trusted) or Invalid. Every ingredient's
-    manifest is checked too. Prints the signer, certificate expiry or time-stamp, capture time,
-    location and device.
+    manifest is checked too. Prints the signer, "time-stamped TIME by TSA" (a trusted RFC 3161
+    time-stamp: the certificate is judged at that time) or "not time-stamped: turns Invalid after
+    DATE" (the certificate's expiry), capture time, location and device.
 
       --trust-anchor PEM  a PEM file (or <(lensctl trust-anchor)) of roots to trust (signers and
                           time-stamp authorities); repeatable. Also trusted: the files in
                           $LENSCTL_TRUST_ANCHORS (FILE:FILE…) and ~/.config/lensctl/trust-anchors.pem
+      --tsa-trust-anchor PEM  roots trusted for time-stamp authorities only; repeatable
       --require-trusted   exit 1 unless Trusted (without it, only Invalid exits 1)
       --detailed          print every manifest in the chain: signer, time-stamp, actions,
                           assertions, ingredients (with --json: the same list is always there)
@@ -27,13 +30,14 @@ enum VerifyCommand: Command {
     """
 
     static func run(_ argv: [String]) throws -> ExitCode {
-        let args = try Arguments(argv, options: ["--trust-anchor"], switches: ["--require-trusted", "--detailed"])
+        let args = try Arguments(argv, options: ["--trust-anchor", "--tsa-trust-anchor"], switches: ["--require-trusted", "--detailed"])
         let path = try args.positionals(1, "exactly one FILE")[0]
         var anchors = try TrustAnchorSources.anchors(options: args.all("--trust-anchor"))
         if args.last("--bus") != nil { anchors += try daemonAnchors(args) }
         let report: VerificationReport
         do {
-            report = try Verifier(trustAnchors: anchors).verify(fileAt: path)
+            let timeStampAnchors = try TrustAnchorSources.read(args.all("--tsa-trust-anchor"))
+            report = try Verifier(trustAnchors: anchors, timeStampAnchors: timeStampAnchors).verify(fileAt: path)
         } catch C2PAError.noManifest {
             throw CommandFailure(.noManifest, "\(path): no C2PA manifest")
         } catch {

@@ -45,6 +45,8 @@ struct VerifyJSON: Encodable {
         var cert_not_after: Date
         /// The time-stamp's genTime, when one verified and its TSA is trusted.
         var time: Date?
+        /// With `time`: the TSA certificate's subject.
+        var time_stamp_authority: String?
 
         init(_ signer: SignerSummary) {
             issuer = signer.subject.organization
@@ -54,6 +56,7 @@ struct VerifyJSON: Encodable {
             cert_not_before = signer.notBefore
             cert_not_after = signer.notAfter
             time = signer.timeStamp
+            time_stamp_authority = signer.timeStampAuthority?.oneLine
         }
     }
 

@@ -9,6 +9,9 @@ enum HumanReport {
         switch report.state {
         case .trusted:
             lines.append("\(file): Trusted — signature intact, signer trusted")
+        case .valid where report.statuses.contains { $0.code == StatusCode.signingCredentialTrusted }:
+            lines.append("\(file): Valid — signature intact and signer trusted, but an ingredient's signer is NOT trusted now")
+            for failure in report.ingredientFailures { lines.append("  ✗ ingredient: \(failure.code): \(failure.explanation)") }
         case .valid:
             lines.append("\(file): Valid — signature intact, but the signer is NOT trusted (no trust anchor matches)")
         case .invalid:
@@ -18,11 +21,7 @@ enum HumanReport {
         }
         if let signer = report.signer {
             lines.append("  signer:  \(signer.subject.oneLine) (issued by \(signer.issuer.oneLine))")
-            if let stamp = signer.timeStamp {
-                lines.append("  signed:  \(Output.iso8601(stamp)) (RFC 3161 time-stamp; the certificate is judged at this time)")
-            } else {
-                lines.append("  expires: \(Output.iso8601(signer.notAfter)) (without a time-stamp the manifest turns Invalid after this)")
-            }
+            lines.append("  time:    " + timeStampLine(signer))
         }
         if let when = report.captureTime { lines.append("  when:    \(when)") }
         if let location = report.location {
@@ -41,6 +40,14 @@ enum HumanReport {
         return lines.joined(separator: "\n")
     }
 
+    /// What the manifest's validity rests on: a trusted time-stamp, or the certificate's expiry.
+    static func timeStampLine(_ signer: SignerSummary) -> String {
+        guard let stamp = signer.timeStamp else {
+            return "not time-stamped: turns Invalid after \(Output.iso8601(signer.notAfter))"
+        }
+        return "time-stamped \(Output.iso8601(stamp)) by \(signer.timeStampAuthority?.oneLine ?? "an unnamed TSA")"
+    }
+
     private static func manifestLines(_ manifest: ManifestSummary, role: String) -> [String] {
         var lines = ["", "\(role)\(manifest.isUpdate ? " (update)" : ""): \(manifest.label)"]
         if let generator = manifest.claimGenerator, !generator.isEmpty { lines.append("  claim generator: \(generator)") }
@@ -49,7 +56,7 @@ enum HumanReport {
         if let signer = manifest.signer {
             lines.append("  signed by:       \(signer.subject.oneLine) (\(signer.algorithm), issued by \(signer.issuer.oneLine))")
             lines.append("  certificate:     \(Output.iso8601(signer.notBefore)) – \(Output.iso8601(signer.notAfter))")
-            lines.append("  time-stamp:      " + (signer.timeStamp.map(Output.iso8601) ?? "none trusted"))
+            lines.append("  time:            " + timeStampLine(signer))
         }
         for action in manifest.actions {
             let details = [action.when, action.digitalSourceType].compactMap { $0 }

@@ -13,6 +13,8 @@ public enum Labels {
     public static let bmffHash = "c2pa.hash.bmff"
     public static let boxesHash = "c2pa.hash.boxes"
     public static let ingredient = "c2pa.ingredient"
+    public static let ingredientV3 = "c2pa.ingredient.v3"
+    public static let timeStamp = "c2pa.time-stamp"
     /// A CAWG identity assertion.
     public static let identity = "cawg.identity"
     public static let bmffHashV3 = "c2pa.hash.bmff.v3"

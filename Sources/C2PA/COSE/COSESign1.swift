@@ -13,20 +13,29 @@ public struct COSESign1: Sendable {
     public let unprotectedHeader: CBOR
     public let signature: [UInt8]
 
-    /// Signs `payload` (the claim bytes) and returns the encoded, tagged COSE_Sign1.
-    public static func sign(payload: [UInt8], signer: ClaimSigner) throws -> [UInt8] {
+    /// Signs `payload` (the claim bytes) and returns the encoded, tagged COSE_Sign1; with a
+    /// `timeStamper`, its token over the signature goes into the unprotected header (`sigTst2`).
+    public static func sign(payload: [UInt8], signer: ClaimSigner, timeStamper: (any TimeStamper)? = nil) throws -> [UInt8] {
         let protected = protectedHeader(chain: signer.certificateChain, algorithm: signer.algorithm)
         let signature = try signer.sign(toBeSigned(protectedBytes: protected, payload: payload))
         guard signature.count == signer.algorithm.signatureSize else {
             throw C2PAError.signing("signer returned \(signature.count) bytes, expected \(signer.algorithm.signatureSize)")
         }
-        return encode(protectedBytes: protected, signature: signature)
+        let unprotected: CBOR
+        if let timeStamper {
+            let token = try timeStamper.timeStamp(countersigned(protectedBytes: protected, stamped: CBOR.bytes(signature).encoded()))
+            unprotected = try TimeStampHeader.unprotected(token: token, reserve: timeStamper.tokenReserve)
+        } else {
+            unprotected = .map([])
+        }
+        return encode(protectedBytes: protected, unprotected: unprotected, signature: signature)
     }
 
-    /// The same structure with a zero signature: its size is the signed size.
-    static func encodeUnsigned(chain: [Certificate], algorithm: SigningAlgorithm) -> [UInt8] {
-        encode(protectedBytes: protectedHeader(chain: chain, algorithm: algorithm),
-               signature: [UInt8](repeating: 0, count: algorithm.signatureSize))
+    /// The same structure with a zero signature (and the time-stamp's reserve): its size is the signed size.
+    static func encodeUnsigned(chain: [Certificate], algorithm: SigningAlgorithm, tokenReserve: Int?) throws -> [UInt8] {
+        let unprotected = try tokenReserve.map { try TimeStampHeader.unprotected(token: nil, reserve: $0) } ?? .map([])
+        return encode(protectedBytes: protectedHeader(chain: chain, algorithm: algorithm), unprotected: unprotected,
+                      signature: [UInt8](repeating: 0, count: algorithm.signatureSize))
     }
 
     private static func protectedHeader(chain: [Certificate], algorithm: SigningAlgorithm) -> [UInt8] {
@@ -37,8 +46,15 @@ public struct COSESign1: Sendable {
         ]).encoded()
     }
 
-    private static func encode(protectedBytes: [UInt8], signature: [UInt8]) -> [UInt8] {
-        CBOR.tagged(tag, .array([.bytes(protectedBytes), .map([]), .null, .bytes(signature)])).encoded()
+    private static func encode(protectedBytes: [UInt8], unprotected: CBOR, signature: [UInt8]) -> [UInt8] {
+        CBOR.tagged(tag, .array([.bytes(protectedBytes), unprotected, .null, .bytes(signature)])).encoded()
+    }
+
+    /// What an RFC 3161 time-stamp's imprint covers: a COSE countersignature structure over the
+    /// protected header and `stamped` — for sigTst2 the signature's CBOR bstr encoding, for
+    /// v1 sigTst the payload.
+    public static func countersigned(protectedBytes: [UInt8], stamped: [UInt8]) -> [UInt8] {
+        CBOR.array([.text("CounterSignature"), .bytes(protectedBytes), .bytes([]), .bytes(stamped)]).encoded()
     }
 
     /// The Sig_structure: ["Signature1", protected, external_aad = h'', payload].

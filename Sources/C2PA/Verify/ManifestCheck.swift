@@ -6,6 +6,10 @@ import LensCrypto
 struct ManifestCheck {
     let anchors: [Certificate]
     let now: Date
+    /// Roots trusted for time-stamp authorities only, besides `anchors`.
+    var timeStampAnchors: [Certificate] = []
+    /// Manifest label → the time a `c2pa.time-stamp` assertion gives its signature.
+    var assertedTimes: [String: TimeStampCheck.TrustedTime] = [:]
 
     struct Result {
         var manifest: ManifestSummary
@@ -30,7 +34,8 @@ struct ManifestCheck {
         result.manifest.assertions = claim.assertionReferences.compactMap { $0.assertionTarget?.label }
         let url = "self#jumbf=/c2pa/\(manifest.label)/c2pa.signature"
         if let cose = manifest.signatureBox?.content("cbor") {
-            result.manifest.signer = SignatureCheck(anchors: anchors, now: now).check(cose: cose, payload: claim.bytes, url: url, log: &log)
+            result.manifest.signer = SignatureCheck(anchors: anchors, now: now, timeStampAnchors: timeStampAnchors,
+                                                      assertedTime: assertedTimes[manifest.label]).check(cose: cose, payload: claim.bytes, url: url, log: &log)
         } else {
             log.add(.failure, StatusCode.claimSignatureMissing, "claim signature is missing", url: url)
         }

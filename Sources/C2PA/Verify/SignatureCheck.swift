@@ -7,6 +7,12 @@ import LensCrypto
 struct SignatureCheck {
     let anchors: [Certificate]
     let now: Date
+    /// Roots trusted for time-stamp authorities only, besides `anchors`.
+    var timeStampAnchors: [Certificate] = []
+    /// From a later update's `c2pa.time-stamp` assertion: the signature's validity is judged at
+    /// it when the signature carries no time-stamp of its own. c2pa-rs 0.91 still judges the
+    /// chain's trust at the present time then.
+    var assertedTime: TimeStampCheck.TrustedTime?
 
     /// The signer, when the signature names one; statuses in the claim signature's codes.
     func check(cose coseBytes: [UInt8], payload: [UInt8], url: String, log: inout StatusLog) -> SignerSummary? {
@@ -33,11 +39,14 @@ struct SignatureCheck {
             return nil
         }
         // A trusted time-stamp says when the claim was signed; without one, validity is judged now.
-        let stampTime = TimeStampCheck(anchors: anchors).trustedTime(of: cose, payload: payload, url: url, log: &log)
-        let signingTime = stampTime ?? now
+        let ownStamp = TimeStampCheck(anchors: anchors + timeStampAnchors).trustedTime(of: cose, payload: payload, url: url, log: &log)
+        let stamp = ownStamp ?? assertedTime
+        let stampTime = ownStamp?.time
+        let signingTime = stamp?.time ?? now
         // Like c2pa-rs, every check runs even after one fails, so a report lists all that is wrong.
         let summary = SignerSummary(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore,
-                                    notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stampTime)
+                                    notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stamp?.time,
+                                    timeStampAuthority: stamp?.authority)
         let keyMatches = algorithm.matches(leaf.publicKey)
         let violation = keyMatches ? SigningCertificateProfile.violation(leaf) : nil
         if !keyMatches {
@@ -67,7 +76,7 @@ struct SignatureCheck {
             log.add(.failure, StatusCode.signingCredentialExpired, "certificate expired or not yet valid at \(signingTime)", url: url)
             log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: outside its validity", url: url)
         } else if let reason = ChainVerifier.verify(leaf: leaf, intermediates: Array(chain.dropFirst()),
-                                                    anchors: anchors, at: stampTime) {
+                                                    anchors: anchors, at: stampTime ?? stamp.map { _ in now }) {
             log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: \(reason)", url: url)
         } else {
             log.add(.success, StatusCode.signingCredentialTrusted, "signing certificate trusted, found in trust list", url: url)

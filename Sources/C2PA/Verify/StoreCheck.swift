@@ -44,9 +44,10 @@ struct Check {
         }
     }
 
-    mutating func verify(store: ManifestStore, asset: Asset, anchors: [Certificate], now: Date) {
+    mutating func verify(store: ManifestStore, asset: Asset, anchors: [Certificate], timeStampAnchors: [Certificate] = [], now: Date) {
         guard let active = store.activeManifest else { return }
-        let validation = ManifestCheck(anchors: anchors, now: now)
+        let assertedTimes = TimeStampAssertionCheck(anchors: anchors + timeStampAnchors).times(in: store, log: &log)
+        let validation = ManifestCheck(anchors: anchors, now: now, timeStampAnchors: timeStampAnchors, assertedTimes: assertedTimes)
         // An update manifest binds nothing itself: its parent's hard binding covers the asset, and
         // c2pa-rs reports that check with the active manifest's.
         let activeSummary = validation.check(active, asset: active.isUpdate ? nil : asset, log: &log)

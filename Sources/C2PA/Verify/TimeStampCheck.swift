@@ -9,8 +9,14 @@ import LensCrypto
 struct TimeStampCheck {
     let anchors: [Certificate]
 
-    /// genTime when the stamp verifies and its TSA is trusted; nil otherwise (validity is then judged now).
-    func trustedTime(of cose: COSESign1, payload: [UInt8], url: String, log: inout StatusLog) -> Date? {
+    /// A stamp that verified from a trusted TSA: its genTime, and who vouches for it.
+    struct TrustedTime {
+        var time: Date
+        var authority: DistinguishedName
+    }
+
+    /// The stamp's time when it verifies and its TSA is trusted; nil otherwise (validity is then judged now).
+    func trustedTime(of cose: COSESign1, payload: [UInt8], url: String, log: inout StatusLog) -> TrustedTime? {
         let stored: (container: CBOR, version: Int)
         if let v2 = cose.unprotectedHeader["sigTst2"] {
             stored = (v2, 2)
@@ -24,31 +30,34 @@ struct TimeStampCheck {
             log.add(.informational, StatusCode.timeStampMalformed, "a manifest holds exactly one time-stamp token", url: url)
             return nil
         }
+        // v2 stamps the signature (its CBOR bstr encoding), v1 the payload (the claim), both inside a COSE countersignature structure.
+        let stamped = stored.version == 2 ? CBOR.bytes(cose.signature).encoded() : payload
+        return trustedTime(token: der, over: COSESign1.countersigned(protectedBytes: cose.protectedBytes, stamped: stamped),
+                           url: url, log: &log)
+    }
+
+    /// The time of the token `der` when it verifies, its imprint is the digest of `data` and its TSA is trusted.
+    func trustedTime(token der: [UInt8], over data: [UInt8], url: String, log: inout StatusLog) -> TrustedTime? {
         let token: TimeStampToken
         do { token = try TimeStampToken(der: der) } catch {
             log.add(.informational, StatusCode.timeStampMalformed, "could not parse timestamp data: \(error)", url: url)
             return nil
         }
-        // v2 stamps the signature (its CBOR bstr encoding), v1 the payload (the claim), both inside a COSE countersignature structure.
-        let stamped = stored.version == 2 ? CBOR.bytes(cose.signature).encoded() : payload
-        let countersigned = CBOR.array([.text("CounterSignature"), .bytes(cose.protectedBytes), .bytes([]), .bytes(stamped)]).encoded()
         if let problem = token.signatureProblem() {
             log.add(.informational, StatusCode.timeStampUntrusted, "timestamp signed data did not match signature: \(problem)", url: url)
             return nil
         }
-        guard token.imprintMatches(countersigned) else {
+        guard token.imprintMatches(data) else {
             log.add(.informational, StatusCode.timeStampMismatch, "timestamp message digest did not match", url: url)
             return nil
         }
         log.add(.success, StatusCode.timeStampValidated, "timestamp message digest matched", url: url)
         let tsa = token.certificates[0]
-        guard anchors.isEmpty || tsa.extendedKeyUsage?.contains(ExtendedKeyUsage.timeStamping) == true
-                && ChainVerifier.verify(leaf: tsa, intermediates: Array(token.certificates.dropFirst()), anchors: anchors,
-                                        at: token.genTime) == nil else {
+        guard anchors.isEmpty || token.trustProblem(anchors: anchors) == nil else {
             log.add(.informational, StatusCode.timeStampUntrusted, "timestamp cert untrusted: \(tsa.subject.oneLine)", url: url)
             return nil
         }
         log.add(.success, StatusCode.timeStampTrusted, "timestamp cert trusted: \(tsa.subject.oneLine)", url: url)
-        return token.genTime
+        return TrustedTime(time: token.genTime, authority: tsa.subject)
     }
 }

@@ -28,6 +28,7 @@ public enum StatusCode {
     public static let timeStampUntrusted = "timeStamp.untrusted"
     public static let timeStampMismatch = "timeStamp.mismatch"
     public static let timeStampMalformed = "timeStamp.malformed"
+    public static let assertionTimeStampMalformed = "assertion.timestamp.malformed"
     public static let ingredientManifestValidated = "ingredient.manifest.validated"
     public static let ingredientManifestMismatch = "ingredient.manifest.mismatch"
     public static let ingredientManifestMissing = "ingredient.manifest.missing"

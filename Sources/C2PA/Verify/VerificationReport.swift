@@ -38,6 +38,8 @@ public struct SignerSummary: Sendable {
     public var algorithm: String
     /// The RFC 3161 genTime, when a time-stamp verified and its TSA is trusted.
     public var timeStamp: Date?
+    /// Who vouches for `timeStamp`: the TSA certificate's subject.
+    public var timeStampAuthority: DistinguishedName?
 }
 
 /// One manifest as `verify --detailed` shows it.

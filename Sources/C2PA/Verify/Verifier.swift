@@ -9,10 +9,13 @@ import LensCrypto
 /// then every ingredient's manifest, with the spec's status codes.
 public struct Verifier: Sendable {
     public var trustAnchors: [Certificate]
+    /// Roots trusted for time-stamp authorities only (`--tsa-trust-anchor`), besides `trustAnchors`.
+    public var timeStampAnchors: [Certificate]
     public var now: Date
 
-    public init(trustAnchors: [Certificate] = [], now: Date = Date()) {
+    public init(trustAnchors: [Certificate] = [], timeStampAnchors: [Certificate] = [], now: Date = Date()) {
         self.trustAnchors = trustAnchors
+        self.timeStampAnchors = timeStampAnchors
         self.now = now
     }
 
@@ -31,7 +34,8 @@ public struct Verifier: Sendable {
             return check.report()
         }
         guard let store = check.parse(found.store) else { return check.report() }
-        check.verify(store: store, asset: .jpeg(bytes: jpeg, storeLocation: found.location), anchors: trustAnchors, now: now)
+        check.verify(store: store, asset: .jpeg(bytes: jpeg, storeLocation: found.location), anchors: trustAnchors,
+                     timeStampAnchors: timeStampAnchors, now: now)
         return check.report()
     }
 
@@ -58,7 +62,8 @@ public struct Verifier: Sendable {
             return check.report()
         }
         guard let parsed = check.parse(store) else { return check.report() }
-        check.verify(store: parsed, asset: .bmff(path: path, boxes: boxes), anchors: trustAnchors, now: now)
+        check.verify(store: parsed, asset: .bmff(path: path, boxes: boxes), anchors: trustAnchors,
+                     timeStampAnchors: timeStampAnchors, now: now)
         return check.report()
     }
 

@@ -1,7 +1,7 @@
 #ifndef LENS_CCURL_H
 #define LENS_CCURL_H
 
-// libcurl for the outbox. curl_easy_setopt and curl_easy_getinfo are variadic, which Swift does
+// libcurl for the outbox and the time-stamp client. curl_easy_setopt and curl_easy_getinfo are variadic, which Swift does
 // not import, and the transfer callbacks are plain C: each gets a typed wrapper here. Nothing
 // here but adaptation.
 
@@ -24,6 +24,20 @@ CURLcode lens_curl_set_error_buffer(CURL *curl, char *buffer);
 
 /// The request body is read(2) from `*fd` from its current offset; `fd` must outlive the transfer.
 CURLcode lens_curl_read_body_from(CURL *curl, const int *fd);
+
+/// POST of `size` bytes from `data`, copied by libcurl (the caller's buffer may go at once).
+CURLcode lens_curl_post_body(CURL *curl, const void *data, long long size);
+
+/// A response body collected in memory, refused past `limit` bytes. Free `data` with free(3).
+typedef struct {
+    unsigned char *data;
+    size_t length;
+    size_t limit;
+} lens_curl_buffer;
+
+/// The response body goes into `*buffer` (zero-initialised except `limit`); a body larger than
+/// the limit fails the transfer with CURLE_WRITE_ERROR.
+CURLcode lens_curl_collect_response(CURL *curl, lens_curl_buffer *buffer);
 
 /// The response body is read and dropped (libcurl writes it to stdout otherwise).
 CURLcode lens_curl_discard_response_body(CURL *curl);

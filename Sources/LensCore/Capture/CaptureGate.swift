@@ -1,6 +1,6 @@
 /// Why capture is disabled. Wire values are frozen (DESIGN.md).
 public enum DisabledReason: String, Sendable, CaseIterable, Comparable {
-    case enrollment, camera, location, storage
+    case enrollment, camera, location, storage, timestamp
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -17,6 +17,8 @@ public struct CaptureConditions: Sendable, Equatable {
     /// nil while one is connected, or none is configured.
     public var locationSourceProblem: String?
     public var storageLow: Bool
+    /// Why no TSA answers, while `timestamp = required` waits for one; nil otherwise.
+    public var timestampProblem: String?
 
     public init(enrolled: Bool, cameraAvailable: Bool, locationPolicy: LocationPolicy, locationFix: LocationFix?,
                 storageLow: Bool) {
@@ -37,6 +39,7 @@ public struct CaptureConditions: Sendable, Equatable {
             case .camera: "no camera is available"
             case .storage: "the state directory is almost full (min-free-bytes)"
             case .location: locationExplanation(accuracy: accuracy)
+            case .timestamp: "a time-stamp is required and no TSA answers: \(timestampProblem ?? "not yet asked")"
             }
         }
         return explained
@@ -58,6 +61,7 @@ public struct CaptureConditions: Sendable, Equatable {
             reasons.append(.location)
         }
         if storageLow { reasons.append(.storage) }
+        if timestampProblem != nil { reasons.append(.timestamp) }
         return reasons
     }
 

@@ -7,21 +7,32 @@ public struct PhotoSigning: Sendable {
     public var generator: ClaimGeneratorInfo
     public var includeThumbnail: Bool
     public var timeZone: TimeZone
+    /// nil: no time-stamp is asked for.
+    public var timeStamping: TimeStamping?
+
+    /// The signed JPEG, and its time-stamp's outcome (nil without time-stamping).
+    public struct Signed: Sendable {
+        public var jpeg: [UInt8]
+        public var timeStamp: TimeStamping.Outcome?
+    }
 
     public init(signer: ClaimSigner, generator: ClaimGeneratorInfo, includeThumbnail: Bool = false,
-                timeZone: TimeZone = .current) {
+                timeZone: TimeZone = .current, timeStamping: TimeStamping? = nil) {
+        self.timeStamping = timeStamping
         self.signer = signer
         self.generator = generator
         self.includeThumbnail = includeThumbnail
         self.timeZone = timeZone
     }
 
-    public func sign(_ photo: CapturedPhoto, location: LocationFix?) throws -> [UInt8] {
+    public func sign(_ photo: CapturedPhoto, location: LocationFix?) throws -> Signed {
         let assertions = CaptureAssertions(
             captureTime: photo.captureTime, timeZone: timeZone, make: photo.make, model: photo.model,
             isSynthetic: photo.isSynthetic, digitalZoomRatio: photo.digitalZoomRatio, location: location)
+        let stamper = timeStamping?.stamper(for: signer)
         let writer = ManifestWriter(generator: generator, assertions: assertions.make(thumbnail: includeThumbnail ? photo.thumbnail : nil),
-                                    signer: signer)
-        return try JPEGSigner(writer: writer).sign(photo.jpeg)
+                                    signer: signer, timeStamper: stamper)
+        let jpeg = try JPEGSigner(writer: writer).sign(photo.jpeg)
+        return Signed(jpeg: jpeg, timeStamp: stamper?.outcome)
     }
 }

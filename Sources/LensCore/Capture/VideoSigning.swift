@@ -27,19 +27,26 @@ public struct VideoSigning: Sendable {
     public var signer: ClaimSigner
     public var generator: ClaimGeneratorInfo
     public var timeZone: TimeZone
+    /// nil: no time-stamp is asked for.
+    public var timeStamping: TimeStamping?
 
-    public init(signer: ClaimSigner, generator: ClaimGeneratorInfo, timeZone: TimeZone = .current) {
+    public init(signer: ClaimSigner, generator: ClaimGeneratorInfo, timeZone: TimeZone = .current,
+                timeStamping: TimeStamping? = nil) {
+        self.timeStamping = timeStamping
         self.signer = signer
         self.generator = generator
         self.timeZone = timeZone
     }
 
-    public func sign(_ video: FinalizedMP4, facts: Facts, location: LocationFix?) throws {
+    /// Returns the time-stamp's outcome (nil without time-stamping).
+    @discardableResult
+    public func sign(_ video: FinalizedMP4, facts: Facts, location: LocationFix?) throws -> TimeStamping.Outcome? {
         let assertions = CaptureAssertions(
             captureTime: facts.startTime, timeZone: timeZone, make: facts.make, model: facts.model,
             isSynthetic: facts.isSynthetic, digitalZoomRatio: facts.digitalZoomRatio, location: location)
+        let stamper = timeStamping?.stamper(for: self.signer)
         let signer = MP4Signer(writer: ManifestWriter(generator: generator, assertions: assertions.make(thumbnail: nil),
-                                                      signer: self.signer))
+                                                      signer: self.signer, timeStamper: stamper))
         do {
             try signer.signInPlace(path: video.path, reserve: video.reserve, hash: video.bmffHash)
         } catch C2PAError.doesNotFit {
@@ -53,5 +60,6 @@ public struct VideoSigning: Sendable {
             try Syscalls.rename(rewritten, video.path)
             try Syscalls.syncDirectory(directory)
         }
+        return stamper?.outcome
     }
 }

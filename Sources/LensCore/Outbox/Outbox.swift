@@ -19,7 +19,7 @@ public final class Outbox: @unchecked Sendable {
     }
 
     public let settings: OutboxSettings
-    private let journal: OutboxJournal
+    private let journal: RecordJournal<OutboxRecord>
     private let onEvent: @Sendable (Event) -> Void
     // `records`, `lastError` and `stopping` are guarded by `condition`.
     private let condition = NSCondition()
@@ -35,7 +35,7 @@ public final class Outbox: @unchecked Sendable {
                 onDamagedRecord: (String, Error) -> Void = { _, _ in }) throws {
         self.settings = settings
         self.onEvent = onEvent
-        journal = try OutboxJournal(directory: directory)
+        journal = try RecordJournal(directory: directory, purpose: "the outbox")
         abortFlag.initialize(to: 0)
         for record in journal.load(onDamaged: onDamagedRecord) { records[record.name] = record }
         let thread = Thread { [self] in run() }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One result waiting in the outbox (or given up on), as its record file holds it.
-public struct OutboxRecord: Codable, Sendable, Equatable {
+public struct OutboxRecord: Codable, Sendable, Equatable, JournalRecord {
     public enum State: String, Codable, Sendable {
         /// Waiting for its next attempt, or being sent.
         case queued

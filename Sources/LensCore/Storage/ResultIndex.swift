@@ -52,6 +52,13 @@ struct ResultIndex {
         entriesByUID[uid]?.removeAll { $0.name == name }
     }
 
+    /// The result's file was replaced (an update manifest added): its new size and digest.
+    mutating func replace(name: String, uid: UInt32, size: Int, sha256: String) {
+        guard let position = entriesByUID[uid]?.firstIndex(where: { $0.name == name }), let old = entriesByUID[uid]?[position] else { return }
+        entriesByUID[uid]?[position] = Entry(name: old.name, fileExtension: old.fileExtension, size: size, mime: old.mime,
+                                             sha256: sha256, created: old.created, note: old.note)
+    }
+
     mutating func setDigest(_ sha256: String, name: String, uid: UInt32) {
         guard let position = entriesByUID[uid]?.firstIndex(where: { $0.name == name }) else { return }
         entriesByUID[uid]?[position].sha256 = sha256

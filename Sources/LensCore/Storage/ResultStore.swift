@@ -17,8 +17,8 @@ public final class ResultStore: @unchecked Sendable {
     private let maxCountPerUID: Int
     let maxBytesPerUID: Int64
     private let minimumFreeBytes: Int64
-    private let lock = NSLock()
-    private var index: ResultIndex
+    let lock = NSLock()
+    var index: ResultIndex
     private var evictionHandler: (@Sendable (StoredResult, String) -> Void)?
 
     /// Called, on the thread that stored, for every result retention deletes at the caps, with
@@ -202,7 +202,13 @@ public final class ResultStore: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    private func lookUp(name: String, uid: UInt32) throws -> ResultIndex.Entry {
+    /// As `lookUp`, for a caller that holds the lock.
+    func lookUp(locked name: String, uid: UInt32) throws -> ResultIndex.Entry {
+        guard let entry = index.entry(name: name, uid: uid) else { throw StorageError(.notFound, "no result named \(name)") }
+        return entry
+    }
+
+    func lookUp(name: String, uid: UInt32) throws -> ResultIndex.Entry {
         guard ResultName.isValid(name) else { throw StorageError(.invalidArgument, "invalid result name \"\(name)\"") }
         guard let entry = lock.withLock({ index.entry(name: name, uid: uid) }) else {
             throw StorageError(.notFound, "no result named \(name)")
@@ -213,7 +219,7 @@ public final class ResultStore: @unchecked Sendable {
     /// Opens the result's file outside the lock. Retention may delete it in between, which is
     /// reported as `.notFound`, as it would be a moment later; an open file stays readable even
     /// if it is deleted afterwards.
-    private func withFile<Result>(_ entry: ResultIndex.Entry, uid: UInt32, _ body: (borrowing Descriptor) throws -> Result) throws -> Result {
+    func withFile<Result>(_ entry: ResultIndex.Entry, uid: UInt32, _ body: (borrowing Descriptor) throws -> Result) throws -> Result {
         do {
             let uidDirectory = try StateDirectoryEntry.open(String(uid), in: resultsDirectory, as: .directory,
                                                             label: "\(directory)/\(uid)")
@@ -249,7 +255,7 @@ public final class ResultStore: @unchecked Sendable {
         }
     }
 
-    private func storedResult(_ entry: ResultIndex.Entry, uid: UInt32, sha256: String?) -> StoredResult {
+    func storedResult(_ entry: ResultIndex.Entry, uid: UInt32, sha256: String?) -> StoredResult {
         StoredResult(
             name: entry.name, uid: uid, size: entry.size, sha256: sha256, mime: entry.mime, created: entry.created,
             signed: entry.note.signed, recovered: entry.note.recovered, path: "\(directory)/\(uid)/\(entry.fileName)")

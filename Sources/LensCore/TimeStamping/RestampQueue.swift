@@ -1,0 +1,104 @@
+import Foundation
+
+/// Results signed while no TSA answered, waiting for one (`timestamp = when-online`). Each has a
+/// record in `<state>/restamp` (RecordJournal: written whole or not at all) from before its
+/// owner is told it was signed until its file has been replaced by the time-stamped one, so a
+/// restart or SIGKILL loses none; Restamping leaves a result it already updated as it is, so
+/// none is stamped twice. Worked through in order on a queue of its own: a TSA that does not
+/// answer is asked again after 0.5 s doubling to 8 s, and at once when a capture's own request
+/// went through.
+public final class RestampQueue: @unchecked Sendable {  // `pending` and `backoff` live on `queue`
+    struct Record: JournalRecord {
+        var name: String
+        var uid: UInt32
+        var queued: Date
+    }
+
+    public enum Event: Sendable {
+        /// The result's file now carries the time-stamp; `time` is the TSA's.
+        case updated(StoredResult, time: Date)
+        /// It can never be stamped (the certificate expired first, the file does not verify).
+        case dropped(name: String, uid: UInt32, reason: String)
+    }
+
+    private let journal: RecordJournal<Record>
+    /// Asked at each attempt (the device identity may change meanwhile); nil: not now.
+    private let restamping: @Sendable () -> Restamping?
+    private let store: ResultStore
+    private let onEvent: @Sendable (Event) -> Void
+    private let queue = DispatchQueue(label: "lensd-restamp")
+    private var pending: [Record] = []
+    private var backoff = ReconnectBackoff()
+    /// Bumped by every attempt, so a retry timer an earlier failure set does nothing once stale.
+    private var generation = 0
+
+    public init(directory: String, restamping: @escaping @Sendable () -> Restamping?, store: ResultStore,
+                onEvent: @escaping @Sendable (Event) -> Void, onDamagedRecord: (String, Error) -> Void) throws {
+        journal = try RecordJournal(directory: directory, purpose: "the re-stamp queue")
+        self.restamping = restamping
+        self.store = store
+        self.onEvent = onEvent
+        pending = journal.load(onDamaged: onDamagedRecord).sorted { $0.queued < $1.queued }
+        if !pending.isEmpty { queue.async { self.attempt() } }
+    }
+
+    /// Any thread, before the owner hears of the result: queues it durably.
+    public func enqueue(name: String, uid: UInt32) throws {
+        let record = Record(name: name, uid: uid, queued: Date())
+        try journal.save(record)
+        queue.async {
+            self.pending.append(record)
+            if self.pending.count == 1 { self.attempt() }
+        }
+    }
+
+    /// A TSA just answered a capture's request: the waiting results need not wait for the timer.
+    public func tsaAnswered() {
+        queue.async {
+            self.backoff.reset()
+            if !self.pending.isEmpty { self.attempt() }
+        }
+    }
+
+    public var count: Int { queue.sync { pending.count } }
+
+    /// Waits for the attempt under way, if any (tests, shutdown).
+    public func stop() { queue.sync {} }
+
+    private func attempt() {
+        generation += 1
+        while let record = pending.first {
+            let event: Event
+            do {
+                guard let restamping = restamping() else {
+                    retryLater()  // no usable device identity now: perhaps after an enrollment
+                    return
+                }
+                let (result, time) = try restamping.restamp(record.name, uid: record.uid, in: store)
+                event = .updated(result, time: time)
+            } catch let impossible as Restamping.Impossible {
+                event = .dropped(name: record.name, uid: record.uid, reason: impossible.description)
+            } catch let storage as StorageError where storage.kind == .notFound {
+                event = .dropped(name: record.name, uid: record.uid, reason: "the result was deleted before a TSA answered")
+            } catch {
+                retryLater()
+                return
+            }
+            do { try journal.remove(record.name) } catch {
+                retryLater()
+                return
+            }
+            pending.removeFirst()
+            backoff.reset()
+            onEvent(event)
+        }
+    }
+
+    private func retryLater() {
+        let due = generation
+        let delay = backoff.next()
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(delay / .milliseconds(1)))) {
+            if self.generation == due { self.attempt() }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import LensBus
+import LensCore
+import Synchronization
+
+/// `timestamp = when-online`: captures no TSA stamped are queued (RestampQueue) and time-stamped
+/// by an update manifest once one answers; the owner then gets ResultUpdated, and the outbox
+/// sends the new file again.
+final class RestampFlow: @unchecked Sendable {
+    let queue: RestampQueue
+    /// Replaced on the loop thread when the identity changes; read by the queue's thread.
+    private let restamping = CurrentRestamping()
+
+    final class CurrentRestamping: Sendable {
+        let value = Mutex<Restamping?>(nil)
+    }
+
+    static func make(_ configuration: Configuration, stateDirectory: URL, service: LensService) throws -> RestampFlow? {
+        guard let timeStamping = configuration.timeStamping, timeStamping.policy == .whenOnline else { return nil }
+        return try RestampFlow(client: timeStamping.client, directory: stateDirectory.appendingPathComponent("restamp").path,
+                               service: service)
+    }
+
+    private init(client: TSAClient, directory: String, service: LensService) throws {
+        let current = restamping
+        let loop = service.loop
+        queue = try RestampQueue(directory: directory, restamping: { current.value.withLock { $0 } },
+                                 store: service.store, onEvent: { [weak service] event in
+            loop.post { [weak service] in service?.restampFinished(event) }
+        }, onDamagedRecord: { file, error in
+            Log.error("re-stamp queue: \(file) is unreadable and was skipped: \(error)")
+        })
+        identityChanged(service.identity, client: client)
+        if queue.count > 0 { Log.info("re-stamp queue: \(queue.count) results wait for a TSA") }
+    }
+
+    /// The identity the updates are signed with (loop thread).
+    func identityChanged(_ identity: DeviceIdentity, client: TSAClient) {
+        let current = identity.signer.map { signer in
+            Restamping(client: client, signer: signer, generator: LensService.generator,
+                       trustAnchors: identity.trustAnchor.map { [$0] } ?? [])
+        }
+        restamping.value.withLock { $0 = current }
+    }
+
+    /// Signing thread, before the owner hears of the result: `outcome` unstamped → queued.
+    func captureSigned(name: String, uid: UInt32, outcome: TimeStamping.Outcome?) {
+        switch outcome {
+        case .unstamped?:
+            do { try queue.enqueue(name: name, uid: uid) } catch {
+                Log.error("re-stamp queue: \(name) could not be queued and will stay without a time-stamp: \(error)")
+            }
+        case .stamped?: queue.tsaAnswered()
+        case nil: break
+        }
+    }
+
+    func stop() { queue.stop() }
+}
+
+extension LensService {
+    /// Loop thread: what became of a queued result.
+    func restampFinished(_ event: RestampQueue.Event) {
+        switch event {
+        case .updated(let result, let time):
+            Log.info("\(result.mime.hasPrefix("video/") ? "video" : "photo") \(result.name) of \(Authorizer.userName(result.uid)) "
+                + "time-stamped later (\(time)): update manifest added, \(result.size) bytes")
+            let fileExtension = result.mime.hasPrefix("video/") ? "mp4" : "jpg"
+            do { try outbox?.outbox.enqueueAgain(result, fileExtension: fileExtension) } catch {
+                Log.error("outbox: the time-stamped \(result.name) could not be queued again: \(error)")
+            }
+            announce(toOwner: result.uid, member: "ResultUpdated",
+                     arguments: [.string(result.name), Wire.result(result, Wire.timeStamp(.stamped(time)))])
+        case .dropped(let name, let uid, let reason):
+            Log.warning("re-stamp queue: \(name) of \(Authorizer.userName(uid)) stays without a time-stamp: \(reason)")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import C2PA
+import Foundation
+import LensCore
+import LensCrypto
+import LensTestSupport
+import XCTest
+
+/// A photo and a video signed while no TSA answered are time-stamped later by an update manifest
+/// (`c2pa.ingredient.v3` parentOf + `c2pa.time-stamp`), replacing the stored file: c2pa-python
+/// accepts it today and two years on, when the unstamped original has turned Invalid.
+final class RestampingTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private var pki: TestPKI!
+    private var tsa: LocalTSA!
+    private var store: ResultStore!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory(prefix: "lensd-restamp")
+        pki = try TestPKI.make(in: directory.file("pki"))
+        tsa = try LocalTSA(directory: directory.file("tsa"))
+        store = try ResultStore(directory: directory.file("results"))
+    }
+
+    func testAnOfflinePhotoIsTimeStampedLaterAndOutlivesItsCertificate() throws {
+        let signed = try offlinePhoto()
+        let original = try store.store(parts: [signed], name: "11111111-2222-4333-8444-555555555555", uid: 1000,
+                                       mime: "image/jpeg", fileExtension: "jpg")
+        try assertRestamped(original)
+    }
+
+    func testAnOfflineVideoIsTimeStampedLaterInItsReserve() throws {
+        let path = directory.file("clip.mp4").path
+        let finished = try MP4TestMedia.writeMJPEGJournal(at: path).writer.finish()
+        let facts = VideoSigning.Facts(startTime: Date(), make: "lensd", model: "test muxer", isSynthetic: true, digitalZoomRatio: nil)
+        try VideoSigning(signer: try signer(), generator: generator).sign(finished, facts: facts, location: nil)
+        let original = try store.store(parts: [Array(try Data(contentsOf: URL(fileURLWithPath: path)))],
+                                       name: "21111111-2222-4333-8444-555555555555", uid: 1000, mime: "video/mp4", fileExtension: "mp4")
+        let updated = try assertRestamped(original)
+        XCTAssertEqual(updated.size, original.size, "the update fits the padding: no sample moves")
+    }
+
+    /// Asked again (a crash before its queue record went), a re-stamped result is left as it is.
+    func testAResultIsNeverStampedTwice() throws {
+        let signed = try offlinePhoto()
+        let original = try store.store(parts: [signed], name: "31111111-2222-4333-8444-555555555555", uid: 1000,
+                                       mime: "image/jpeg", fileExtension: "jpg")
+        let first = try assertRestamped(original)
+        let again = try restamping().restamp(original.name, uid: 1000, in: store)
+        XCTAssertEqual(again.result.sha256, first.sha256)
+        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: again.result.path))).count, first.size)
+    }
+
+    /// The controls: the same update without its `c2pa.time-stamp` assertion, or with a token over
+    /// other bytes, does not keep the expired original valid — a good token is what does.
+    /// c2pa-python and lensd's verifier agree on each (neither fails the bad token today).
+    func testWithoutAGoodTimeStampAssertionTheUpdateDoesNotHelp() throws {
+        let stamper = SigningTimeStamper(client: try restamping().client, required: true, signerValidity: .distantPast ... .distantFuture)
+        let without = try update(named: "without-time-stamp.jpg") { _ in [] }
+        XCTAssertEqual(try agreedState(without), "Trusted")
+        XCTAssertEqual(try agreedState(without, clock: "+730d"), "Invalid")
+
+        let otherBytes = try update(named: "token-over-other-bytes.jpg") { parent in
+            [TimeStampAssertion(tokens: [(parent.label, try XCTUnwrap(try stamper.timeStamp(Array("other bytes".utf8))))])]
+        }
+        XCTAssertEqual(try agreedState(otherBytes), "Trusted")
+        XCTAssertEqual(try agreedState(otherBytes, clock: "+730d"), "Invalid")
+    }
+
+    /// An offline photo with an update manifest of its parent ingredient and `extra` assertions.
+    private func update(named name: String, _ extra: (Manifest) throws -> [any Assertion]) throws -> URL {
+        let signed = try offlinePhoto()
+        let path = directory.file("original-\(name)").path
+        try Data(signed).write(to: URL(fileURLWithPath: path))
+        let stamper = SigningTimeStamper(client: try restamping().client, required: true, signerValidity: .distantPast ... .distantFuture)
+        let splice = try StoreSplice.replacingStore(ofFileAt: path) { existing in
+            let parent = try XCTUnwrap(try ManifestStore(jumbf: existing).activeManifest)
+            let assertions = [ParentIngredientAssertion(manifest: parent, format: "image/jpeg", validation: [])] + (try extra(parent))
+            return try ManifestWriter.update(generator: generator, assertions: assertions, signer: try signer(), timeStamper: stamper)
+                .signedUpdate(after: existing)
+        }
+        let file = directory.file(name)
+        try Data(Array(signed[..<splice.range.lowerBound]) + splice.bytes + Array(signed[splice.range.upperBound...])).write(to: file)
+        return file
+    }
+
+    /// c2pa-python's state, once lensd's verifier (its clock moved alike) has reached the same.
+    private func agreedState(_ file: URL, clock: String? = nil, line: UInt = #line) throws -> String? {
+        let reference = try ReferenceValidator.verdict(file: file, anchors: [pki.root, tsa.root], clockOffset: clock)
+        let now = clock == nil ? Date() : Date().addingTimeInterval(730 * 86_400)
+        let roots = try [pki.root, tsa.root].map { try Certificate.parsePEM(try String(contentsOf: $0, encoding: .utf8))[0] }
+        let ours = try Verifier(trustAnchors: roots, now: now).verify(fileAt: file.path)
+        XCTAssertEqual(ours.state.rawValue, reference.validationState, "\(file.lastPathComponent) \(clock ?? ""): "
+            + "lensd \(ours.failures.map(\.code)) \(ours.ingredientFailures.map(\.code)), c2pa-python \(reference.failureCodes) "
+            + "\(reference.ingredientFailures)", line: line)
+        return reference.validationState
+    }
+
+    @discardableResult
+    private func assertRestamped(_ original: StoredResult, line: UInt = #line) throws -> StoredResult {
+        let anchors = [pki.root, tsa.root]
+        let before = Array(try Data(contentsOf: URL(fileURLWithPath: original.path)))
+        XCTAssertEqual(try ReferenceValidator.verdict(file: URL(fileURLWithPath: original.path), anchors: anchors,
+                                                      clockOffset: "+730d").validationState, "Invalid", line: line)
+        let (updated, time) = try restamping().restamp(original.name, uid: 1000, in: store)
+        XCTAssertEqual(time.timeIntervalSinceNow, 0, accuracy: 60, line: line)
+        let after = Array(try Data(contentsOf: URL(fileURLWithPath: updated.path)))
+        XCTAssertNotEqual(after, before, line: line)
+        XCTAssertEqual(updated.sha256, Digest.hash(after).map { String(format: "%02x", $0) }.joined(), line: line)
+        XCTAssertEqual(updated.size, after.count, line: line)
+        let file = URL(fileURLWithPath: updated.path)
+        let today = try ReferenceValidator.verdict(file: file, anchors: anchors)
+        XCTAssertEqual(today.validationState, "Trusted", "\(today.failure) \(today.ingredientFailures) \(today.error ?? "")", line: line)
+        XCTAssertEqual(today.ingredientFailures, [], line: line)
+        XCTAssertTrue(today.claimAssertions.contains { $0.contains("c2pa.time-stamp") }, "\(today.claimAssertions)", line: line)
+        // Two years on the original's certificate has expired: the update's own signature is
+        // trusted at its sigTst2 time, and the parent's signature is judged at the time-stamp
+        // assertion's time, so the file still validates. c2pa-rs 0.91.3 checks the parent's chain
+        // trust at the present time all the same (signingCredential.untrusted in the ingredient
+        // delta, nothing expired), so the state is Valid rather than Trusted.
+        let later = try ReferenceValidator.verdict(file: file, anchors: anchors, clockOffset: "+730d")
+        XCTAssertEqual(later.validationState, "Valid", "\(later.failure) \(later.ingredientFailures)", line: line)
+        XCTAssertEqual(later.failure, [], line: line)
+        XCTAssertTrue(later.success.contains("signingCredential.trusted"), "\(later.success)", line: line)
+        XCTAssertEqual(later.ingredientFailures, ["signingCredential.untrusted"], line: line)
+        XCTAssertEqual(try agreedState(file, line: line), "Trusted", line: line)
+        XCTAssertEqual(try agreedState(file, clock: "+730d", line: line), "Valid", line: line)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.file("results/1000").path)
+            .filter { $0.hasPrefix(".tmp-") }, [], line: line)
+        return updated
+    }
+
+    private let generator = ClaimGeneratorInfo(name: "lensd-tests", version: "0")
+
+    /// A photo signed as lensd signs one while no TSA answers.
+    private func offlinePhoto() throws -> [UInt8] {
+        let jpeg = Array(try Data(contentsOf: try TestJPEG.make(at: directory.file("frame.jpg"))))
+        let photo = CapturedPhoto(jpeg: jpeg, thumbnail: [], width: 640, height: 480, captureTime: Date(), make: "lensd",
+                                  model: "test camera", isSynthetic: true, digitalZoomRatio: nil, frameNumber: 1)
+        return try PhotoSigning(signer: try signer(), generator: generator).sign(photo, location: nil).jpeg
+    }
+
+    private func signer() throws -> KeySigner {
+        try KeySigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8), chainPEM: try String(contentsOf: pki.chain, encoding: .utf8))
+    }
+
+    private func restamping() throws -> Restamping {
+        let root = { (url: URL) in try Certificate.parsePEM(try String(contentsOf: url, encoding: .utf8))[0] }
+        return Restamping(client: TSAClient(urls: [tsa.url], anchors: [try root(tsa.root)]), signer: try signer(),
+                          generator: generator, trustAnchors: [try root(pki.root)])
+    }
+}

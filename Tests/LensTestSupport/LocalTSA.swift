@@ -1,0 +1,79 @@
+import Foundation
+
+/// Tests/oracle/local_tsa.py as a running RFC 3161 TSA on 127.0.0.1: started here, ready once
+/// it prints its URL, stopped by its PID when this object goes (or by `stop()`).
+public final class LocalTSA {
+    /// How the TSA answers from the next request on (local_tsa.py --mode-file).
+    public enum Mode: String {
+        case ok, error, truncate
+        case wrongImprint = "wrong-imprint"
+        case wrongNonce = "wrong-nonce"
+    }
+
+    public let url: String
+    /// The TSA's root, to trust or not.
+    public let root: URL
+    private let directory: URL
+    private let modeFile: URL
+    private var process: Process?
+
+    /// `port`: nil takes a free one; give the old one's to bring a stopped TSA back at its URL.
+    /// `expired`: the TSA's certificate expired long ago.
+    public init(directory: URL, port: Int? = nil, expired: Bool = false) throws {
+        self.directory = directory
+        root = directory.appendingPathComponent("tsa_root.pem")
+        modeFile = directory.appendingPathExtension("mode")
+        var arguments = [TestTools.oracleDir.appendingPathComponent("local_tsa.py").path, directory.path,
+                         "--mode-file", modeFile.path]
+        if let port { arguments += ["--port", String(port)] }
+        if expired { arguments.append("--expired") }
+        let (process, url) = try Self.start(arguments)
+        self.process = process
+        self.url = url
+    }
+
+    /// The port it listens on, to start it again there after `stop()`.
+    public var port: Int { Int(url.split(separator: ":").last!.trimmingCharacters(in: CharacterSet(charactersIn: "/")))! }
+
+    public func set(_ mode: Mode) throws {
+        try Data(mode.rawValue.utf8).write(to: modeFile)
+    }
+
+    /// Answers only after `seconds` (past a client's timeout, for instance).
+    public func delay(_ seconds: Double) throws {
+        try Data("delay \(seconds)".utf8).write(to: modeFile)
+    }
+
+    /// Down: connections are refused until a new LocalTSA starts on `port` with this directory.
+    public func stop() {
+        guard let process else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    deinit { stop() }
+
+    private static func start(_ arguments: [String]) throws -> (Process, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try TestTools.python())
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line comes once the socket listens: reading it is the readiness wait.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else {
+                process.waitUntilExit()
+                throw TestToolError("local_tsa.py exited \(process.terminationStatus) before listening")
+            }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: "http://") else { throw TestToolError("local_tsa.py said: \(text)") }
+        return (process, String(text[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
