@@ -1,0 +1,45 @@
+import GtkKit
+import LensClient
+
+/// What the window learns about the camera, always on the main context.
+enum CameraUpdate {
+    /// No session: why, in words, and what the user can do about it. Retrying meanwhile.
+    case unavailable(title: String, advice: String)
+    case connected(CameraSetup)
+    case previewFrame(Texture)
+    case gate(enabled: Bool, reasons: String)
+    case thumbnail(name: String, image: Texture?, kind: ResultKind)
+    case stored(name: String, verdict: Verdict, file: String?)
+    case zoom(Double)
+    case focused(LensPoint)
+    case device(LensDevice)
+    case flash(LensFlashMode)
+    case mode(LensCameraMode)
+    case recordingStarted
+    case recordingStopped
+    case recordingProgress(seconds: Double)
+    case error(String)
+}
+
+/// What a new session starts with.
+struct CameraSetup {
+    var mode: LensCameraMode
+    var device: LensDevice?
+    var captureEnabled: Bool
+    var reasons: String
+}
+
+enum ResultKind: Equatable {
+    case photo
+    case video(duration: Double)
+}
+
+/// What lensd's verifier (the C2PA module lensctl verify uses) says of a fetched result.
+enum Verdict: Equatable {
+    case trusted
+    /// Signed and intact, but not by a certificate the trust anchor vouches for.
+    case valid
+    case invalid(String)
+    /// lensd stored it without a signature (a video lensd could not sign).
+    case unsigned(String)
+}

@@ -1,0 +1,63 @@
+import GtkKit
+import LensClient
+
+/// The bar under the preview: mode and fit/fill on the left, the capture button centred, flash
+/// and camera switch on the right. Shows state; the window decides what the buttons do.
+final class ControlBar {
+    let root = CenterBox()
+    let capture = Button(label: "")
+    let mode = Button(label: "Photo")
+    let scaling = Button(label: "Fit")
+    let flash = Button(label: "Flash off")
+    let cameraSwitch = Button(label: "Back camera")
+
+    init() {
+        root.addCSSClass("control-bar")
+        capture.addCSSClass("capture")
+        capture.setAlign(horizontal: .center, vertical: .center)
+        for button in [mode, scaling, flash, cameraSwitch] { button.setAlign(vertical: .center) }
+        let left = Box(.horizontal)
+        left.append(mode)
+        left.append(scaling)
+        let right = Box(.horizontal)
+        right.append(flash)
+        right.append(cameraSwitch)
+        root.setStart(left)
+        root.setCenter(capture)
+        root.setEnd(right)
+        scaling.setAccessibleName("Preview scaling")
+        scaling.setTooltip("Fit shows the whole frame; fill covers the window")
+        show(mode: .photo, recording: false)
+    }
+
+    func show(mode cameraMode: LensCameraMode, recording: Bool) {
+        mode.label = cameraMode == .photo ? "Photo" : "Video"
+        mode.setAccessibleName(cameraMode == .photo ? "Mode: photo (V for video)" : "Mode: video (V for photo)")
+        capture.setCSSClass("video", cameraMode == .video)
+        capture.setCSSClass("recording", recording)
+        let name = switch (cameraMode, recording) {
+        case (.photo, _): "Take photo"
+        case (.video, false): "Start recording"
+        case (.video, true): "Stop recording"
+        }
+        capture.label = recording ? "■" : ""
+        capture.setAccessibleName(name)
+        capture.setTooltip("\(name) (Space)")
+    }
+
+    func show(device: LensDevice?) {
+        cameraSwitch.label = device.map { DisplayText.position($0.position) } ?? "No camera"
+        cameraSwitch.setAccessibleName("Switch camera (C); now: \(cameraSwitch.label)")
+        flash.isVisible = device?.hasFlash ?? false
+        if let device { show(flash: device.flashMode) }
+    }
+
+    func show(flash mode: LensFlashMode) {
+        flash.label = DisplayText.flash(mode)
+        flash.setAccessibleName("\(DisplayText.flash(mode)) (F to change)")
+    }
+
+    func show(scaling value: PreviewGeometry.Scaling) {
+        scaling.label = value == .fit ? "Fit" : "Fill"
+    }
+}

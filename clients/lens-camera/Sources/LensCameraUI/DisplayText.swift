@@ -1,0 +1,52 @@
+import LensClient
+
+/// The words the app shows for lensd's states.
+enum DisplayText {
+    /// "01:05" for 65.4 s; hours roll into minutes ("75:00").
+    static func duration(_ seconds: Double) -> String {
+        let whole = max(0, Int(seconds.isFinite ? seconds : 0))
+        return String(format: "%02d:%02d", whole / 60, whole % 60)
+    }
+
+    /// "2.0×"
+    static func zoom(_ factor: Double) -> String { String(format: "%.1f×", factor) }
+
+    /// One line per reason: lensd's own words where it gave them (e.g. which gpsd is
+    /// unreachable), else a sentence for the reason.
+    static func disabledReasons(_ reasons: [LensDisabledReason], details: [LensDisabledReason: String],
+                                maximumAccuracy: Double) -> String {
+        reasons.map { reason in
+            let summary = summary(of: reason, maximumAccuracy: maximumAccuracy)
+            guard let detail = details[reason], !detail.isEmpty else { return summary }
+            return "\(summary): \(detail)"
+        }.joined(separator: "\n")
+    }
+
+    static func summary(of reason: LensDisabledReason, maximumAccuracy: Double) -> String {
+        switch reason {
+        case .location: "Waiting for a location fix (need ≤ \(Int(maximumAccuracy.rounded())) m)"
+        case .enrollment: "Device not enrolled"
+        case .camera: "No camera"
+        case .storage: "No room to store photos"
+        case .timestamp: "Waiting for a trusted time-stamp"
+        default: "Capture unavailable (\(reason.rawValue))"
+        }
+    }
+
+    static func position(_ position: LensCameraPosition) -> String {
+        switch position {
+        case .back: "Back camera"
+        case .front: "Front camera"
+        case .external: "External camera"
+        case .unspecified: "Camera"
+        }
+    }
+
+    static func flash(_ mode: LensFlashMode) -> String {
+        switch mode {
+        case .off: "Flash off"
+        case .on: "Flash on"
+        case .auto: "Flash auto"
+        }
+    }
+}

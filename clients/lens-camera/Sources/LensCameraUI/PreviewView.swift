@@ -1,0 +1,130 @@
+import Foundation
+import GtkKit
+import LensClient
+
+/// The live preview filling its space (fit or fill), with what is drawn over it: the focus
+/// reticle, the zoom and recording indicators, the capture-disabled reasons and the shutter
+/// flash. Turns clicks into frame points and pinches / Ctrl+scroll into absolute zoom factors.
+final class PreviewView {
+    let root: Overlay
+    private let picture = Picture()
+    private let reticleLayer: DrawingArea
+    private let zoomIndicator = Label("1.0×")
+    let recordingTime = Label("00:00")
+    let reasons = Label()
+    private let shutter = Box(.vertical)
+
+    private var frameSize: (width: Double, height: Double) = (0, 0)
+    private var reticle: LensPoint?
+    private var reticleTimer: UInt32?
+    private var pinch: ZoomGesture?
+    private var scrollZoom = ScrollZoom()
+
+    var scaling: PreviewGeometry.Scaling = .fit {
+        didSet {
+            picture.fit = scaling == .fit ? .contain : .cover
+            reticleLayer.queueDraw()
+        }
+    }
+    /// The factor lensd last reported, and the camera's maximum.
+    var zoomFactor = 1.0 { didSet { zoomIndicator.text = DisplayText.zoom(zoomFactor) } }
+    var maximumZoom = 1.0
+
+    var onFocus: (LensPoint) -> Void = { _ in }
+    var onZoom: (Double) -> Void = { _ in }
+
+    init() {
+        picture.allowShrinking()
+        picture.addCSSClass("preview")
+        picture.setExpand(horizontal: true, vertical: true)
+        picture.setAccessibleName("Camera preview: click to focus, pinch or Ctrl+scroll to zoom")
+        root = Overlay(child: picture)
+        var drawReticle: DrawingArea.Draw = { _, _, _ in }
+        reticleLayer = DrawingArea { cairo, width, height in drawReticle(cairo, width, height) }
+        drawReticle = { [unowned self] cairo, _, _ in draw(Painter(cairo)) }
+        reticleLayer.receivesPointer = false
+        root.addLayer(reticleLayer)
+
+        shutter.addCSSClass("shutter")
+        shutter.receivesPointer = false
+        shutter.isVisible = false
+        root.addLayer(shutter)
+
+        zoomIndicator.addCSSClass("indicator")
+        zoomIndicator.setAlign(horizontal: .end, vertical: .start)
+        zoomIndicator.receivesPointer = false
+        zoomIndicator.setAccessibleName("Zoom factor")
+        root.addLayer(zoomIndicator)
+
+        recordingTime.addCSSClass("recording-time")
+        recordingTime.setAlign(horizontal: .center, vertical: .start)
+        recordingTime.receivesPointer = false
+        recordingTime.isVisible = false
+        recordingTime.setAccessibleName("Recording duration")
+        root.addLayer(recordingTime)
+
+        reasons.addCSSClass("reasons")
+        reasons.setWrap(true)
+        reasons.setJustifyCenter()
+        reasons.setAlign(horizontal: .center, vertical: .end)
+        reasons.receivesPointer = false
+        reasons.isVisible = false
+        reasons.setAccessibleName("Why capture is disabled")
+        root.addLayer(reasons)
+
+        picture.add(ClickGesture { [unowned self] x, y in clicked(x: x, y: y) })
+        picture.add(PinchGesture(began: { [unowned self] in
+            pinch = ZoomGesture(startFactor: zoomFactor, maximum: maximumZoom)
+        }, scaleChanged: { [unowned self] scale in
+            if let pinch { onZoom(pinch.factor(forCumulativeScale: scale)) }
+        }))
+        picture.add(ScrollController { [unowned self] _, dy, modifiers in
+            guard modifiers.contains(.control) else { return false }
+            onZoom(scrollZoom.factor(afterScroll: dy, at: ProcessInfo.processInfo.systemUptime,
+                                     currentFactor: zoomFactor, maximum: maximumZoom))
+            return true
+        })
+    }
+
+    func show(_ frame: Texture) {
+        frameSize = (Double(frame.width), Double(frame.height))
+        picture.show(frame)
+    }
+
+    private var geometry: PreviewGeometry {
+        PreviewGeometry(frameWidth: frameSize.width, frameHeight: frameSize.height,
+                        viewWidth: picture.width, viewHeight: picture.height, scaling: scaling)
+    }
+
+    private func clicked(x: Double, y: Double) {
+        guard let point = geometry.framePoint(atViewX: x, y: y) else { return }
+        onFocus(LensPoint(x: point.x, y: point.y))
+    }
+
+    /// Shows the reticle where the camera focused, for two seconds.
+    func showReticle(at point: LensPoint) {
+        reticle = point
+        reticleLayer.queueDraw()
+        if let reticleTimer { MainContext.cancel(reticleTimer) }
+        reticleTimer = MainContext.after(milliseconds: 2000) { [weak self] in
+            self?.reticleTimer = nil
+            self?.reticle = nil
+            self?.reticleLayer.queueDraw()
+        }
+    }
+
+    private func draw(_ painter: Painter) {
+        guard let reticle, frameSize.width > 0 else { return }
+        let center = geometry.viewPoint(atFrameX: reticle.x, y: reticle.y)
+        painter.setColor(red: 1, green: 0.85, blue: 0.2)
+        painter.strokeRectangle(x: center.x - 36, y: center.y - 36, width: 72, height: 72, lineWidth: 2)
+        painter.line(from: (center.x - 8, center.y), to: (center.x + 8, center.y), lineWidth: 2)
+        painter.line(from: (center.x, center.y - 8), to: (center.x, center.y + 8), lineWidth: 2)
+    }
+
+    /// A brief white flash over the preview as the photo is taken.
+    func flashShutter() {
+        shutter.isVisible = true
+        MainContext.after(milliseconds: 120) { [weak self] in self?.shutter.isVisible = false }
+    }
+}

@@ -1,0 +1,70 @@
+import GtkKit
+
+/// The results of this run, newest first: a thumbnail at once, then a badge saying what lensd's
+/// verifier made of the kept file. Clicking one opens the folder it was kept in.
+final class ThumbnailStrip {
+    static let thumbnailSize = (width: 96, height: 72)
+
+    let root: HorizontalScroller
+    private let row = Box(.horizontal)
+    private var items: [String: Item] = [:]
+    var onOpen: (_ file: String) -> Void = { _ in }
+
+    private final class Item {
+        let button: Button
+        let badge = Label("…")
+        var file: String?
+        init(button: Button) { self.button = button }
+    }
+
+    init() {
+        row.addCSSClass("strip")
+        row.setAccessibleName("Captured photos and videos")
+        root = HorizontalScroller(child: row)
+        root.setSizeRequest(height: Style.stripHeight)
+    }
+
+    func add(name: String, image: Texture?, kind: ResultKind) {
+        guard items[name] == nil else { return }
+        let picture = Picture()
+        picture.fit = .cover
+        picture.allowShrinking()
+        picture.setSizeRequest(width: Self.thumbnailSize.width, height: Self.thumbnailSize.height)
+        picture.show(image)
+        let overlay = Overlay(child: picture)
+        let button = Button(child: overlay)
+        let item = Item(button: button)
+        item.badge.addCSSClass("badge")
+        item.badge.addCSSClass("pending")
+        item.badge.setAlign(horizontal: .end, vertical: .end)
+        overlay.addLayer(item.badge)
+        if case .video(let duration) = kind {
+            let length = Label(DisplayText.duration(duration))
+            length.addCSSClass("video-length")
+            length.setAlign(horizontal: .start, vertical: .end)
+            overlay.addLayer(length)
+        }
+        let what = kind == .photo ? "Photo" : "Video"
+        button.setAccessibleName("\(what) \(name): signing")
+        button.setTooltip("\(what) \(name)\nBeing signed by lensd…")
+        button.onClicked { [unowned self, unowned item] in if let file = item.file { onOpen(file) } }
+        items[name] = item
+        row.prepend(button)
+    }
+
+    func mark(name: String, verdict: Verdict, file: String?) {
+        guard let item = items[name] else { return }
+        item.file = file
+        item.badge.removeCSSClass("pending")
+        let (text, style, words): (String, String, String) = switch verdict {
+        case .trusted: ("✔", "verified", "verified: signed by a trusted lensd device")
+        case .valid: ("✔?", "unsigned", "signed, but not by a device this lensd trusts")
+        case .invalid(let why): ("✘", "invalid", "verification failed: \(why)")
+        case .unsigned(let why): ("unsigned", "unsigned", "not signed: \(why)")
+        }
+        item.badge.text = text
+        item.badge.addCSSClass(style)
+        item.button.setAccessibleName("\(name): \(words)")
+        item.button.setTooltip("\(name)\n\(words.prefix(1).uppercased() + words.dropFirst())\n\(file ?? "")")
+    }
+}
