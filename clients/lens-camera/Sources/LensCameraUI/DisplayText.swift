@@ -12,19 +12,20 @@ enum DisplayText {
     static func zoom(_ factor: Double) -> String { String(format: "%.1f×", factor) }
 
     /// One line per reason: lensd's own words where it gave them (e.g. which gpsd is
-    /// unreachable), else a sentence for the reason.
+    /// unreachable, and the threshold), else a sentence for the reason.
     static func disabledReasons(_ reasons: [LensDisabledReason], details: [LensDisabledReason: String],
                                 maximumAccuracy: Double) -> String {
         reasons.map { reason in
-            let summary = summary(of: reason, maximumAccuracy: maximumAccuracy)
-            guard let detail = details[reason], !detail.isEmpty else { return summary }
-            return "\(summary): \(detail)"
+            guard let detail = details[reason], !detail.isEmpty else { return summary(of: reason, maximumAccuracy: maximumAccuracy) }
+            return "\(summary(of: reason, maximumAccuracy: nil)): \(detail)"
         }.joined(separator: "\n")
     }
 
-    static func summary(of reason: LensDisabledReason, maximumAccuracy: Double) -> String {
+    /// The reason in a few words; with the location threshold when lensd's details do not say it.
+    static func summary(of reason: LensDisabledReason, maximumAccuracy: Double?) -> String {
         switch reason {
-        case .location: "Waiting for a location fix (need ≤ \(Int(maximumAccuracy.rounded())) m)"
+        case .location:
+            maximumAccuracy.map { "Waiting for a location fix (need ≤ \(Int($0.rounded())) m)" } ?? "Waiting for a location fix"
         case .enrollment: "Device not enrolled"
         case .camera: "No camera"
         case .storage: "No room to store photos"

@@ -12,7 +12,9 @@ final class UnavailablePage {
         title.addCSSClass("unavailable-title")
         advice.setWrap(true)
         advice.setJustifyCenter()
+        // Selectable, for copying the command, but not focused: no caret blinking in the words.
         advice.setSelectable(true)
+        advice.canFocus = false
         root.append(title)
         root.append(advice)
     }

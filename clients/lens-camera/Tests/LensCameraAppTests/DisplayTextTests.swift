@@ -17,9 +17,11 @@ final class DisplayTextTests: XCTestCase {
 
     func testReasonsInWordsWithLensdsDetails() {
         let text = DisplayText.disabledReasons([.location, .enrollment],
-                                               details: [.location: "no fix yet from gpsd at 127.0.0.1:2947"],
+                                               details: [.location: "no fix yet from gpsd at 127.0.0.1:2947 (need ≤ 50 m)"],
                                                maximumAccuracy: 50)
-        XCTAssertEqual(text, "Waiting for a location fix (need ≤ 50 m): no fix yet from gpsd at 127.0.0.1:2947\nDevice not enrolled")
+        XCTAssertEqual(text, "Waiting for a location fix: no fix yet from gpsd at 127.0.0.1:2947 (need ≤ 50 m)\nDevice not enrolled")
+        XCTAssertEqual(DisplayText.disabledReasons([.location], details: [:], maximumAccuracy: 49.6),
+                       "Waiting for a location fix (need ≤ 50 m)")
         XCTAssertEqual(DisplayText.disabledReasons([LensDisabledReason(rawValue: "future")], details: [:], maximumAccuracy: 50),
                        "Capture unavailable (future)", "a reason this version does not know is still shown")
     }
