@@ -35,6 +35,9 @@ public final class Window: Widget {
         gtk_window_set_default_size(typed(GtkWindow.self), Int32(width), Int32(height))
     }
 
+    /// The icon every window shows, by its name in the icon theme (the installed app icon).
+    public static func setDefaultIcon(named name: String) { gtk_window_set_default_icon_name(name) }
+
     public func setChild(_ child: Widget) { gtk_window_set_child(typed(GtkWindow.self), child.widget) }
     public func present() { gtk_window_present(typed(GtkWindow.self)) }
 

@@ -12,10 +12,12 @@ public enum LensCameraApp {
             FileHandle.standardError.write(Data("lens-camera: \(error)\n".utf8))
             return 2
         }
+        // The id names the installed desktop entry, icon and metainfo (clients/lens-camera/data).
         let application = Application(id: "org.lensd.LensCamera")
         var window: CameraWindow?
         return application.run { application in
             application.loadStyle(Style.css)
+            Window.setDefaultIcon(named: "org.lensd.LensCamera")
             window = window ?? CameraWindow(application: application, bus: bus)
             window?.present()
         }
