@@ -171,6 +171,27 @@ final class CameraSession: @unchecked Sendable {  // the mutable state below is 
         }
     }
 
+    func startFaceCapture() {
+        perform("Face capture") { [self] camera in
+            do {
+                try camera.startFaceAutoCapture(configuration: FaceMode.configuration)
+            } catch {
+                post(.faceStopped)
+                throw error
+            }
+        }
+    }
+
+    func stopFaceCapture() {
+        perform("Stopping face capture") { [self] camera in
+            try camera.stopFaceAutoCapture()
+            post(.faceStopped)
+        }
+    }
+
+    /// Takes the next processed frame as the selfie, whatever its quality.
+    func takeFaceNow() { perform("Face capture") { try $0.requestFaceCapture() } }
+
     /// The running recording's length, for the duration label (lensd sends no signal for it).
     func pollRecordingProgress() {
         commands.async {

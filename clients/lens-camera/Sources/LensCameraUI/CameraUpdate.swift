@@ -18,7 +18,19 @@ enum CameraUpdate {
     case recordingStarted
     case recordingStopped
     case recordingProgress(seconds: Double)
+    case faceDetected(FaceOverlay)
+    case faceCandidateSelection(instruction: String)
+    case faceFinished
+    case faceStopped
     case error(String)
+}
+
+/// What face mode draws for one processed frame: the instruction in the user's language, the
+/// face found (normalized left, top, right, bottom) and whether it is good enough.
+struct FaceOverlay {
+    var instruction: String
+    var face: (left: Double, top: Double, right: Double, bottom: Double)?
+    var isValid: Bool
 }
 
 /// What a new session starts with.

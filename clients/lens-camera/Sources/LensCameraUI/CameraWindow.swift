@@ -22,6 +22,7 @@ final class CameraWindow {
     private var device: LensDevice?
     private var captureEnabled = false
     private var recording = false
+    private var faceMode = false
     private var progressTimer: UInt32?
 
     init(application: Application, bus: BusAddress) {
@@ -56,6 +57,7 @@ final class CameraWindow {
         controls.mode.onClicked { [unowned self] in toggleMode() }
         controls.cameraSwitch.onClicked { [unowned self] in switchCamera() }
         controls.flash.onClicked { [unowned self] in cycleFlash() }
+        controls.face.onClicked { [unowned self] in toggleFaceMode() }
         controls.scaling.onClicked { [unowned self] in
             preview.scaling = preview.scaling == .fit ? .fill : .fit
             controls.show(scaling: preview.scaling)
@@ -96,6 +98,7 @@ final class CameraWindow {
     // MARK: Actions
 
     private func capture() {
+        if faceMode { return session.takeFaceNow() }
         switch (mode, recording) {
         case (.photo, _):
             preview.flashShutter()
@@ -103,6 +106,27 @@ final class CameraWindow {
         case (.video, false): session.startRecording()
         case (.video, true): session.stopRecording()
         }
+    }
+
+    /// Face mode starts lensd's face auto-capture (it moves to the front camera); it ends with the
+    /// selfie, or when switched off.
+    private func toggleFaceMode() {
+        if faceMode {
+            session.stopFaceCapture()
+        } else {
+            faceMode = true
+            preview.instruction.text = "…"
+            preview.instruction.isVisible = true
+            preview.face = FaceOverlay(instruction: "", face: nil, isValid: false)
+            session.startFaceCapture()
+            refreshSensitivity()
+        }
+    }
+
+    private func endFaceMode() {
+        faceMode = false
+        preview.face = nil
+        preview.instruction.isVisible = false
     }
 
     private func toggleMode() { session.setMode(mode == .photo ? .video : .photo) }
@@ -122,6 +146,7 @@ final class CameraWindow {
         case .unavailable(let title, let advice):
             connected = false
             stopRecordingClock()
+            endFaceMode()
             unavailable.show(title: title, advice: advice)
             pages.visiblePage = "unavailable"
         case .connected(let setup):
@@ -154,6 +179,12 @@ final class CameraWindow {
             stopRecordingClock()
         case .recordingProgress(let seconds):
             if recording { preview.recordingTime.text = "● \(DisplayText.duration(seconds))" }
+        case .faceDetected(let overlay):
+            guard faceMode else { break }
+            preview.face = overlay
+            preview.instruction.text = overlay.instruction
+        case .faceCandidateSelection(let instruction): if faceMode { preview.instruction.text = instruction }
+        case .faceFinished, .faceStopped: endFaceMode()
         case .error(let message): banner.show(message)
         }
         refreshSensitivity()
@@ -179,12 +210,14 @@ final class CameraWindow {
     }
 
     /// Capture needs the gate open (stopping a recording always works); mode and camera stay
-    /// while a recording runs.
+    /// while a recording or a face capture runs; face capture takes photos, so photo mode.
     private func refreshSensitivity() {
         controls.show(mode: mode, recording: recording)
+        controls.show(faceMode: faceMode)
         controls.capture.isSensitive = connected && (captureEnabled || recording)
-        controls.mode.isSensitive = connected && captureEnabled && !recording
-        controls.cameraSwitch.isSensitive = connected && !recording
+        controls.mode.isSensitive = connected && captureEnabled && !recording && !faceMode
+        controls.cameraSwitch.isSensitive = connected && !recording && !faceMode
+        controls.face.isSensitive = connected && captureEnabled && mode == .photo && !recording
         controls.flash.isSensitive = connected
     }
 }

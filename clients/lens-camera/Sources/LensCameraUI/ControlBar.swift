@@ -8,6 +8,7 @@ final class ControlBar {
     let capture = Button(label: "")
     let mode = Button(label: "Photo")
     let scaling = Button(label: "Fit")
+    let face = Button(label: "Face")
     let flash = Button(label: "Flash off")
     let cameraSwitch = Button(label: "Back camera")
 
@@ -15,10 +16,11 @@ final class ControlBar {
         root.addCSSClass("control-bar")
         capture.addCSSClass("capture")
         capture.setAlign(horizontal: .center, vertical: .center)
-        for button in [mode, scaling, flash, cameraSwitch] { button.setAlign(vertical: .center) }
+        for button in [mode, scaling, face, flash, cameraSwitch] { button.setAlign(vertical: .center) }
         let left = Box(.horizontal)
         left.append(mode)
         left.append(scaling)
+        left.append(face)
         let right = Box(.horizontal)
         right.append(flash)
         right.append(cameraSwitch)
@@ -28,6 +30,17 @@ final class ControlBar {
         scaling.setAccessibleName("Preview scaling")
         scaling.setTooltip("Fit shows the whole frame; fill covers the window")
         show(mode: .photo, recording: false)
+        show(faceMode: false)
+    }
+
+    /// Face mode on: the capture button takes the selfie now, whatever the frame's quality.
+    func show(faceMode: Bool) {
+        face.setCSSClass("face-on", faceMode)
+        face.setAccessibleName(faceMode ? "Stop face capture" : "Face capture: a selfie when the face is right")
+        if faceMode {
+            capture.setAccessibleName("Take the selfie now")
+            capture.setTooltip("Take the selfie now (Space)")
+        }
     }
 
     func show(mode cameraMode: LensCameraMode, recording: Bool) {

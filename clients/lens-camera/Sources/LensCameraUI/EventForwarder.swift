@@ -14,6 +14,8 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
     private let disconnected: @Sendable (LensClientError) -> Void
     weak var camera: LensCamera?
     var archive: ResultArchive?
+    /// The face instructions' texts, from lensd's gettext catalogs in the user's language.
+    var faceTexts = LensFaceLocalization.forEnvironment(localeDirectories: FaceMode.localeDirectories).localization
 
     init(update: @escaping @Sendable (CameraUpdate) -> Void, gateChanged: @escaping @Sendable () -> Void,
          disconnected: @escaping @Sendable (LensClientError) -> Void) {
@@ -69,5 +71,14 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
     func didStartRecordingVideo() { post(.recordingStarted) }
     func didStopRecordingVideo() { post(.recordingStopped) }
     func didFailRecordingVideo(_ error: LensClientError) { post(.error("Recording failed: \(error.message)")) }
+    func didDetectFace(_ detection: LensFaceDetection) {
+        let face = detection.face.map { (left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom) }
+        post(.faceDetected(FaceOverlay(instruction: detection.instruction.localizedText(faceTexts), face: face,
+                                       isValid: detection.isValid)))
+    }
+    func didStartCandidateSelection() {
+        post(.faceCandidateSelection(instruction: LensFaceInstruction.candidateSelection.localizedText(faceTexts)))
+    }
+    func didFinishFaceAutoCapture(name: String, detection: LensFaceDetection) { post(.faceFinished) }
     func didDisconnect(_ error: LensClientError) { disconnected(error) }
 }

@@ -12,11 +12,15 @@ final class PreviewView {
     private let zoomIndicator = Label("1.0×")
     let recordingTime = Label("00:00")
     let reasons = Label()
+    /// Face mode's instruction ("Move closer", "Hold still..."), at the top of the preview.
+    let instruction = Label()
     private let shutter = Box(.vertical)
 
     private var frameSize: (width: Double, height: Double) = (0, 0)
     private var reticle: LensPoint?
     private var reticleTimer: UInt32?
+    /// Face mode: the detection area and the face lensd found, drawn over the preview.
+    var face: FaceOverlay? { didSet { reticleLayer.queueDraw() } }
     private var pinch: ZoomGesture?
     private var scrollZoom = ScrollZoom()
 
@@ -62,6 +66,13 @@ final class PreviewView {
         recordingTime.isVisible = false
         recordingTime.setAccessibleName("Recording duration")
         root.addLayer(recordingTime)
+
+        instruction.addCSSClass("instruction")
+        instruction.setAlign(horizontal: .center, vertical: .start)
+        instruction.receivesPointer = false
+        instruction.isVisible = false
+        instruction.setAccessibleName("Face capture instruction")
+        root.addLayer(instruction)
 
         reasons.addCSSClass("reasons")
         reasons.setWrap(true)
@@ -114,12 +125,34 @@ final class PreviewView {
     }
 
     private func draw(_ painter: Painter) {
-        guard let reticle, frameSize.width > 0 else { return }
-        let center = geometry.viewPoint(atFrameX: reticle.x, y: reticle.y)
-        painter.setColor(red: 1, green: 0.85, blue: 0.2)
-        painter.strokeRectangle(x: center.x - 36, y: center.y - 36, width: 72, height: 72, lineWidth: 2)
-        painter.line(from: (center.x - 8, center.y), to: (center.x + 8, center.y), lineWidth: 2)
-        painter.line(from: (center.x, center.y - 8), to: (center.x, center.y + 8), lineWidth: 2)
+        guard frameSize.width > 0 else { return }
+        let geometry = geometry
+        if let face {
+            // The area lensd searches, faintly; the face white, green once it is good enough.
+            painter.setColor(red: 1, green: 1, blue: 1, alpha: 0.5)
+            strokeFrameRectangle(painter, geometry, FaceMode.detectionArea, inset: 2, lineWidth: 2)
+            if let box = face.face {
+                if face.isValid { painter.setColor(red: 0.15, green: 0.64, blue: 0.41) } else { painter.setColor(red: 1, green: 1, blue: 1) }
+                strokeFrameRectangle(painter, geometry, box, inset: 0, lineWidth: 4)
+            }
+        }
+        if let reticle {
+            let center = geometry.viewPoint(atFrameX: reticle.x, y: reticle.y)
+            painter.setColor(red: 1, green: 0.85, blue: 0.2)
+            painter.strokeRectangle(x: center.x - 36, y: center.y - 36, width: 72, height: 72, lineWidth: 2)
+            painter.line(from: (center.x - 8, center.y), to: (center.x + 8, center.y), lineWidth: 2)
+            painter.line(from: (center.x, center.y - 8), to: (center.x, center.y + 8), lineWidth: 2)
+        }
+    }
+
+    /// A rectangle given in normalized frame coordinates, where the preview shows it.
+    private func strokeFrameRectangle(_ painter: Painter, _ geometry: PreviewGeometry,
+                                      _ box: (left: Double, top: Double, right: Double, bottom: Double),
+                                      inset: Double, lineWidth: Double) {
+        let topLeft = geometry.viewPoint(atFrameX: box.left, y: box.top)
+        let bottomRight = geometry.viewPoint(atFrameX: box.right, y: box.bottom)
+        painter.strokeRectangle(x: topLeft.x + inset, y: topLeft.y + inset, width: bottomRight.x - topLeft.x - 2 * inset,
+                                height: bottomRight.y - topLeft.y - 2 * inset, lineWidth: lineWidth)
     }
 
     /// A brief white flash over the preview as the photo is taken.

@@ -24,6 +24,8 @@ enum Style {
     .banner { background: #c01c28; color: white; padding: 6px 10px; }
     .banner button { color: white; background: rgba(255,255,255,0.2); border: none; }
     .reasons { background: rgba(0,0,0,0.75); color: #ffd479; padding: 8px 14px; border-radius: 8px; margin: 12px; font-size: 15px; }
+    .instruction { background: rgba(0,0,0,0.7); color: white; padding: 6px 16px; border-radius: 8px; margin: 48px 12px; font-size: 18px; font-weight: bold; }
+    button.face-on { background: #26a269; }
     .indicator { background: rgba(0,0,0,0.6); color: white; padding: 2px 8px; border-radius: 6px; margin: 10px; }
     .recording-time { background: #c01c28; color: white; padding: 2px 10px; border-radius: 6px; margin: 10px; font-weight: bold; }
     .shutter { background: white; }
