@@ -48,3 +48,15 @@ public final class HorizontalScroller: Widget {
         gtk_scrolled_window_set_child(opaque, child.widget)
     }
 }
+
+/// A bubble above the widget it belongs to (a result's details).
+public final class Popover: Widget {
+    public init(attachedTo owner: Widget, child: Widget) {
+        super.init(gtk_popover_new())
+        gtk_popover_set_child(typed(GtkPopover.self), child.widget)
+        gtk_widget_set_parent(widget, owner.widget)
+        gtk_popover_set_position(typed(GtkPopover.self), GTK_POS_TOP)
+    }
+    public func popup() { gtk_popover_popup(typed(GtkPopover.self)) }
+    public func popdown() { gtk_popover_popdown(typed(GtkPopover.self)) }
+}

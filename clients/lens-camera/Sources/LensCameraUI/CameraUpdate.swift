@@ -47,11 +47,25 @@ enum ResultKind: Equatable {
 }
 
 /// What lensd's verifier (the C2PA module lensctl verify uses) says of a fetched result.
-enum Verdict: Equatable {
-    case trusted
+enum Verdict {
+    case trusted(Provenance)
     /// Signed and intact, but not by a certificate the trust anchor vouches for.
-    case valid
+    case valid(Provenance)
     case invalid(String)
     /// lensd stored it without a signature (a video lensd could not sign).
     case unsigned(String)
+}
+
+/// Who signed a result, when and where it was taken, with which device (its C2PA manifest).
+struct Provenance {
+    var signer: String?
+    var captured: String?
+    var location: String?
+    var device: String?
+
+    /// One "what: value" line each, for the details view.
+    var lines: [String] {
+        ["Signed by: \(signer ?? "unknown")", "Taken: \(captured ?? "not recorded")",
+         "Where: \(location ?? "no location recorded")", "Device: \(device ?? "not recorded")"]
+    }
 }

@@ -38,14 +38,28 @@ struct ResultArchive {
     func verify(_ file: URL) -> Verdict {
         do {
             let report = try Verifier(trustAnchors: try Certificate.parsePEM(trustAnchorPEM)).verify(fileAt: file.path)
+            let provenance = Provenance(report)
             switch report.state {
-            case .trusted: return .trusted
-            case .valid: return .valid
-            default: return .invalid("\(report.state.rawValue): \(report.failures.map { "\($0)" }.joined(separator: ", "))")
+            case .trusted: return .trusted(provenance)
+            case .valid: return .valid(provenance)
+            default: return .invalid("\(report.state.rawValue): \(report.failures.map { "\($0.code)" }.joined(separator: ", "))")
             }
         } catch {
             return .invalid("cannot verify: \(error)")
         }
+    }
+}
+
+extension Provenance {
+    /// What the manifest says, as `lensctl verify` prints it.
+    init(_ report: VerificationReport) {
+        signer = report.signer.map { "\($0.subject.oneLine) (issued by \($0.issuer.oneLine))" }
+        captured = report.captureTime
+        location = report.location.map { location in
+            String(format: "%.6f, %.6f", location.latitude, location.longitude)
+                + (location.accuracy.map { String(format: " ± %.0f m", $0) } ?? "")
+        }
+        device = report.device
     }
 }
 

@@ -1,7 +1,8 @@
 import GtkKit
 
 /// The results of this run, newest first: a thumbnail at once, then a badge saying what lensd's
-/// verifier made of the kept file. Clicking one opens the folder it was kept in.
+/// verifier made of the kept file. Clicking one shows its details (who signed it, when, where,
+/// with which device) and a button that opens the folder it was kept in.
 final class ThumbnailStrip {
     static let thumbnailSize = (width: 96, height: 72)
 
@@ -13,7 +14,9 @@ final class ThumbnailStrip {
     private final class Item {
         let button: Button
         let badge = Label("…")
+        let details = Label("Being signed by lensd…")
         var file: String?
+        var popover: Popover?
         init(button: Button) { self.button = button }
     }
 
@@ -47,7 +50,7 @@ final class ThumbnailStrip {
         let what = kind == .photo ? "Photo" : "Video"
         button.setAccessibleName("\(what) \(name): signing")
         button.setTooltip("\(what) \(name)\nBeing signed by lensd…")
-        button.onClicked { [unowned self, unowned item] in if let file = item.file { onOpen(file) } }
+        button.onClicked { [unowned self, unowned item] in showDetails(item) }
         items[name] = item
         row.prepend(button)
     }
@@ -56,15 +59,36 @@ final class ThumbnailStrip {
         guard let item = items[name] else { return }
         item.file = file
         item.badge.removeCSSClass("pending")
-        let (text, style, words): (String, String, String) = switch verdict {
-        case .trusted: ("✔", "verified", "verified: signed by a trusted lensd device")
-        case .valid: ("✔?", "unsigned", "signed, but not by a device this lensd trusts")
-        case .invalid(let why): ("✘", "invalid", "verification failed: \(why)")
-        case .unsigned(let why): ("unsigned", "unsigned", "not signed: \(why)")
+        let (text, style, words, provenance): (String, String, String, Provenance?) = switch verdict {
+        case .trusted(let provenance): ("✔", "verified", "Verified: signed by a device this lensd trusts", provenance)
+        case .valid(let provenance): ("✔?", "unsigned", "Signed, but not by a device this lensd trusts", provenance)
+        case .invalid(let why): ("✘", "invalid", "Verification failed: \(why)", nil)
+        case .unsigned(let why): ("unsigned", "unsigned", "Not signed: \(why)", nil)
         }
         item.badge.text = text
         item.badge.addCSSClass(style)
+        let lines = [words] + (provenance?.lines ?? []) + (file.map { ["Kept in: \($0)"] } ?? [])
+        item.details.text = lines.joined(separator: "\n")
         item.button.setAccessibleName("\(name): \(words)")
-        item.button.setTooltip("\(name)\n\(words.prefix(1).uppercased() + words.dropFirst())\n\(file ?? "")")
+        item.button.setTooltip(item.details.text)
+    }
+
+    private func showDetails(_ item: Item) {
+        if item.popover == nil {
+            let content = Box(.vertical, spacing: 8)
+            content.setMargins(8)
+            item.details.setSelectable(true)
+            item.details.canFocus = false
+            content.append(item.details)
+            let open = Button(label: "Open folder")
+            open.setAccessibleName("Open the folder the file was kept in")
+            open.onClicked { [unowned self, unowned item] in
+                if let file = item.file { onOpen(file) }
+                item.popover?.popdown()
+            }
+            content.append(open)
+            item.popover = Popover(attachedTo: item.button, child: content)
+        }
+        item.popover?.popup()
     }
 }

@@ -8,6 +8,9 @@ final class CaptureTests: LensCameraTestCase {
     static let verifiedGreen = Screenshot.Pixel(red: 0x26, green: 0xa2, blue: 0x69)
     static let recordRed = Screenshot.Pixel(red: 0xe0, green: 0x1b, blue: 0x24)
     static let recordingLabelRed = Screenshot.Pixel(red: 0xc0, green: 0x1c, blue: 0x28)
+    /// Adwaita's popover background, over the preview's black bar above the first thumbnail.
+    static let popoverBackground = Screenshot.Pixel(red: 0xff, green: 0xff, blue: 0xff)
+    static let popoverArea = Screenshot.Rect(x: 0, y: 300, width: 110, height: 100)
     /// The recording label, centred at the top of the preview, and the text inside its opaque
     /// background (the preview moves around the label, not inside it).
     static let recordingLabel = Screenshot.Rect(x: 340, y: 0, width: 120, height: 48)
@@ -29,7 +32,11 @@ final class CaptureTests: LensCameraTestCase {
                        Screenshot.Pixel(red: 255, green: 255, blue: 255), "the photo mode's white capture button")
         try person.click(x: Layout.captureButton.x, y: Layout.captureButton.y)
         try waitForScreen("thumbnail") { $0.distinctColors(in: Layout.firstThumbnail) > 30 }
-        try waitForScreen("verified") { $0.count(near: Self.verifiedGreen, tolerance: 12, in: Layout.firstThumbnail) > 40 }
+        let verified = try waitForScreen("verified") { $0.count(near: Self.verifiedGreen, tolerance: 12, in: Layout.firstThumbnail) > 40 }
+        // A click on the thumbnail shows its details in a popover above the strip.
+        try person.click(x: Layout.firstThumbnail.x + 50, y: Layout.firstThumbnail.y + 38)
+        try waitForScreen("details") { $0.count(near: Self.popoverBackground, tolerance: 4, in: Self.popoverArea) > 2000 }
+        XCTAssertEqual(verified.count(near: Self.popoverBackground, tolerance: 4, in: Self.popoverArea), 0)
         let kept = keptFiles("Pictures", extension: "jpg")
         XCTAssertEqual(kept.count, 1, "one photo kept in ~/Pictures/Lens Camera")
         for photo in kept { try ReferenceValidator.assertTrusted(photo, anchors: [trustAnchorFile()]) }
