@@ -13,10 +13,11 @@ let package = Package(
         .target(name: "GtkKit", dependencies: ["CGtk"]),
         // The app: windows, controls and their state, on LensClient; C2PA verifies what it fetched.
         .target(name: "LensCameraUI", dependencies: ["GtkKit", .product(name: "LensClient", package: "lensd"),
+                                                     .product(name: "LensFace", package: "lensd"),
                                                      .product(name: "C2PA", package: "lensd"),
                                                      .product(name: "LensCrypto", package: "lensd")]),
         .executableTarget(name: "lens-camera", dependencies: ["LensCameraUI"]),
-        .testTarget(name: "LensCameraAppTests", dependencies: ["LensCameraUI"]),
+        .testTarget(name: "LensCameraAppTests", dependencies: ["LensCameraUI", .product(name: "LensTestSupport", package: "lensd")]),
         // Drives the built app under Xvfb against lensd on a private system bus.
         .testTarget(name: "LensCameraUITests", dependencies: [.product(name: "LensTestSupport", package: "lensd"),
                                                               .product(name: "LensClient", package: "lensd")]),

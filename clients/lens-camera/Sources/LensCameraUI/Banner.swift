@@ -12,8 +12,8 @@ final class Banner {
         message.setExpand(horizontal: true)
         message.setAlign(horizontal: .start)
         message.setSelectable(true)
-        let dismiss = Button(label: "Dismiss")
-        dismiss.setAccessibleName("Dismiss the error")
+        let dismiss = Button(label: tr("Dismiss"))
+        dismiss.setAccessibleName(tr("Dismiss the error"))
         dismiss.onClicked { [unowned self] in root.isVisible = false }
         root.append(message)
         root.append(dismiss)

@@ -104,7 +104,7 @@ final class CameraSession: @unchecked Sendable {  // the mutable state below is 
                 }
             }
         } catch {
-            post(.error("No preview: \(error.message)"))
+            post(.error(tr("No preview: %@", error.message)))
         }
     }
 
@@ -125,37 +125,38 @@ final class CameraSession: @unchecked Sendable {  // the mutable state below is 
 
     // MARK: Commands (from the main context)
 
-    /// Runs a LensClient call on the command queue; its error becomes the banner's text.
+    /// Runs a LensClient call on the command queue; its error becomes the banner's text, after
+    /// `what` (translated).
     private func perform(_ what: String, _ body: @escaping (LensCamera) throws -> Void) {
         commands.async {
             guard let camera = self.camera else { return }
             do {
                 try body(camera)
             } catch {
-                self.post(.error("\(what): \((error as? LensClientError)?.message ?? "\(error)")"))
+                self.post(.error(tr("%@: %@", what, (error as? LensClientError)?.message ?? "\(error)")))
             }
         }
     }
 
-    func takePhoto() { perform("Capture") { _ = try $0.beginCapture() } }
+    func takePhoto() { perform(tr("Capture")) { _ = try $0.beginCapture() } }
 
-    func startRecording() { perform("Recording") { try $0.startVideoCapture() } }
-    func stopRecording() { perform("Stopping the recording") { try $0.stopVideoCapture() } }
+    func startRecording() { perform(tr("Recording")) { try $0.startVideoCapture() } }
+    func stopRecording() { perform(tr("Stopping the recording")) { try $0.stopVideoCapture() } }
 
     func setMode(_ mode: LensCameraMode) {
-        perform("Switching to \(mode.rawValue)") { [self] camera in
+        perform(mode == .photo ? tr("Switching to photo") : tr("Switching to video")) { [self] camera in
             try camera.setCameraMode(mode)
             post(.mode(mode))
         }
     }
 
     func switchCamera() {
-        perform("Switching camera") { [self] camera in post(.device(try camera.changeCamera())) }
+        perform(tr("Switching camera")) { [self] camera in post(.device(try camera.changeCamera())) }
     }
 
-    func setFlash(_ mode: LensFlashMode) { perform("Flash") { try $0.setFlashMode(mode) } }
+    func setFlash(_ mode: LensFlashMode) { perform(tr("Flash")) { try $0.setFlashMode(mode) } }
 
-    func focus(at point: LensPoint) { perform("Focus") { _ = try $0.focus(at: point) } }
+    func focus(at point: LensPoint) { perform(tr("Focus")) { _ = try $0.focus(at: point) } }
 
     /// Absolute factors; while a gesture streams them faster than lensd answers, only the newest
     /// is sent.
@@ -165,14 +166,14 @@ final class CameraSession: @unchecked Sendable {  // the mutable state below is 
             return pending == nil
         }
         guard idle else { return }
-        perform("Zoom") { [self] camera in
+        perform(tr("Zoom")) { [self] camera in
             guard let factor = pendingZoom.withLock({ pending in defer { pending = nil }; return pending }) else { return }
             _ = try camera.setZoomFactor(factor)
         }
     }
 
     func startFaceCapture() {
-        perform("Face capture") { [self] camera in
+        perform(tr("Face capture")) { [self] camera in
             do {
                 try camera.startFaceAutoCapture(configuration: FaceMode.configuration)
             } catch {
@@ -183,14 +184,14 @@ final class CameraSession: @unchecked Sendable {  // the mutable state below is 
     }
 
     func stopFaceCapture() {
-        perform("Stopping face capture") { [self] camera in
+        perform(tr("Stopping face capture")) { [self] camera in
             try camera.stopFaceAutoCapture()
             post(.faceStopped)
         }
     }
 
     /// Takes the next processed frame as the selfie, whatever its quality.
-    func takeFaceNow() { perform("Face capture") { try $0.requestFaceCapture() } }
+    func takeFaceNow() { perform(tr("Face capture")) { try $0.requestFaceCapture() } }
 
     /// The running recording's length, for the duration label (lensd sends no signal for it).
     func pollRecordingProgress() {

@@ -65,7 +65,7 @@ struct Provenance {
 
     /// One "what: value" line each, for the details view.
     var lines: [String] {
-        ["Signed by: \(signer ?? "unknown")", "Taken: \(captured ?? "not recorded")",
-         "Where: \(location ?? "no location recorded")", "Device: \(device ?? "not recorded")"]
+        [tr("Signed by: %@", signer ?? tr("unknown")), tr("Taken: %@", captured ?? tr("not recorded")),
+         tr("Where: %@", location ?? tr("no location recorded")), tr("Device: %@", device ?? tr("not recorded"))]
     }
 }

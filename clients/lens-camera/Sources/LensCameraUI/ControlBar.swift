@@ -6,11 +6,11 @@ import LensClient
 final class ControlBar {
     let root = CenterBox()
     let capture = Button(label: "")
-    let mode = Button(label: "Photo")
-    let scaling = Button(label: "Fit")
-    let face = Button(label: "Face")
-    let flash = Button(label: "Flash off")
-    let cameraSwitch = Button(label: "Back camera")
+    let mode = Button(label: tr("Photo"))
+    let scaling = Button(label: tr("Fit"))
+    let face = Button(label: tr("Face"))
+    let flash = Button(label: tr("Flash off"))
+    let cameraSwitch = Button(label: tr("Back camera"))
 
     init() {
         root.addCSSClass("control-bar")
@@ -27,8 +27,8 @@ final class ControlBar {
         root.setStart(left)
         root.setCenter(capture)
         root.setEnd(right)
-        scaling.setAccessibleName("Preview scaling")
-        scaling.setTooltip("Fit shows the whole frame; fill covers the window")
+        scaling.setAccessibleName(tr("Preview scaling"))
+        scaling.setTooltip(tr("Fit shows the whole frame; fill covers the window"))
         show(mode: .photo, recording: false)
         show(faceMode: false)
     }
@@ -36,41 +36,41 @@ final class ControlBar {
     /// Face mode on: the capture button takes the selfie now, whatever the frame's quality.
     func show(faceMode: Bool) {
         face.setCSSClass("face-on", faceMode)
-        face.setAccessibleName(faceMode ? "Stop face capture" : "Face capture: a selfie when the face is right")
+        face.setAccessibleName(faceMode ? tr("Stop face capture") : tr("Face capture: a selfie when the face is right"))
         if faceMode {
-            capture.setAccessibleName("Take the selfie now")
-            capture.setTooltip("Take the selfie now (Space)")
+            capture.setAccessibleName(tr("Take the selfie now"))
+            capture.setTooltip(tr("%@ (Space)", tr("Take the selfie now")))
         }
     }
 
     func show(mode cameraMode: LensCameraMode, recording: Bool) {
-        mode.label = cameraMode == .photo ? "Photo" : "Video"
-        mode.setAccessibleName(cameraMode == .photo ? "Mode: photo (V for video)" : "Mode: video (V for photo)")
+        mode.label = cameraMode == .photo ? tr("Photo") : tr("Video")
+        mode.setAccessibleName(cameraMode == .photo ? tr("Mode: photo (V for video)") : tr("Mode: video (V for photo)"))
         capture.setCSSClass("video", cameraMode == .video)
         capture.setCSSClass("recording", recording)
         let name = switch (cameraMode, recording) {
-        case (.photo, _): "Take photo"
-        case (.video, false): "Start recording"
-        case (.video, true): "Stop recording"
+        case (.photo, _): tr("Take photo")
+        case (.video, false): tr("Start recording")
+        case (.video, true): tr("Stop recording")
         }
         capture.label = recording ? "■" : ""
         capture.setAccessibleName(name)
-        capture.setTooltip("\(name) (Space)")
+        capture.setTooltip(tr("%@ (Space)", name))
     }
 
     func show(device: LensDevice?) {
-        cameraSwitch.label = device.map { DisplayText.position($0.position) } ?? "No camera"
-        cameraSwitch.setAccessibleName("Switch camera (C); now: \(cameraSwitch.label)")
+        cameraSwitch.label = device.map { DisplayText.position($0.position) } ?? tr("No camera")
+        cameraSwitch.setAccessibleName(tr("Switch camera (C); now: %@", cameraSwitch.label))
         flash.isVisible = device?.hasFlash ?? false
         if let device { show(flash: device.flashMode) }
     }
 
     func show(flash mode: LensFlashMode) {
         flash.label = DisplayText.flash(mode)
-        flash.setAccessibleName("\(DisplayText.flash(mode)) (F to change)")
+        flash.setAccessibleName(tr("%@ (F to change)", DisplayText.flash(mode)))
     }
 
     func show(scaling value: PreviewGeometry.Scaling) {
-        scaling.label = value == .fit ? "Fit" : "Fill"
+        scaling.label = value == .fit ? tr("Fit") : tr("Fill")
     }
 }

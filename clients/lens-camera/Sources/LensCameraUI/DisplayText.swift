@@ -25,29 +25,29 @@ enum DisplayText {
     static func summary(of reason: LensDisabledReason, maximumAccuracy: Double?) -> String {
         switch reason {
         case .location:
-            maximumAccuracy.map { "Waiting for a location fix (need ≤ \(Int($0.rounded())) m)" } ?? "Waiting for a location fix"
-        case .enrollment: "Device not enrolled"
-        case .camera: "No camera"
-        case .storage: "No room to store photos"
-        case .timestamp: "Waiting for a trusted time-stamp"
-        default: "Capture unavailable (\(reason.rawValue))"
+            maximumAccuracy.map { tr("Waiting for a location fix (need ≤ %d m)", Int($0.rounded())) } ?? tr("Waiting for a location fix")
+        case .enrollment: tr("Device not enrolled")
+        case .camera: tr("No camera")
+        case .storage: tr("No room to store photos")
+        case .timestamp: tr("Waiting for a trusted time-stamp")
+        default: tr("Capture unavailable (%@)", reason.rawValue)
         }
     }
 
     static func position(_ position: LensCameraPosition) -> String {
         switch position {
-        case .back: "Back camera"
-        case .front: "Front camera"
-        case .external: "External camera"
-        case .unspecified: "Camera"
+        case .back: tr("Back camera")
+        case .front: tr("Front camera")
+        case .external: tr("External camera")
+        case .unspecified: tr("Camera")
         }
     }
 
     static func flash(_ mode: LensFlashMode) -> String {
         switch mode {
-        case .off: "Flash off"
-        case .on: "Flash on"
-        case .auto: "Flash auto"
+        case .off: tr("Flash off")
+        case .on: tr("Flash on")
+        case .auto: tr("Flash auto")
         }
     }
 }

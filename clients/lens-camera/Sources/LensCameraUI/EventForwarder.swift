@@ -39,7 +39,7 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
             let kept = try archive.keepPhoto(photo, name: name)
             post(.stored(name: name, verdict: kept.verdict, file: kept.file.path))
         } catch {
-            post(.error("Could not keep photo \(name): \(error.localizedDescription)"))
+            post(.error(tr("Could not keep photo %@: %@", name, error.localizedDescription)))
         }
     }
 
@@ -56,7 +56,7 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
             let kept = try archive.keepVideo(name, from: camera, signed: signed, reason: reason)
             post(.stored(name: name, verdict: kept.verdict, file: kept.file.path))
         } catch {
-            post(.error("Could not keep video \(name): \(error.localizedDescription)"))
+            post(.error(tr("Could not keep video %@: %@", name, error.localizedDescription)))
         }
     }
 
@@ -70,7 +70,7 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
     func didChangeFlashMode(_ mode: LensFlashMode?, error: LensClientError?) { if let mode { post(.flash(mode)) } }
     func didStartRecordingVideo() { post(.recordingStarted) }
     func didStopRecordingVideo() { post(.recordingStopped) }
-    func didFailRecordingVideo(_ error: LensClientError) { post(.error("Recording failed: \(error.message)")) }
+    func didFailRecordingVideo(_ error: LensClientError) { post(.error(tr("Recording failed: %@", error.message))) }
     func didDetectFace(_ detection: LensFaceDetection) {
         let face = detection.face.map { (left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom) }
         post(.faceDetected(FaceOverlay(instruction: detection.instruction.localizedText(faceTexts), face: face,

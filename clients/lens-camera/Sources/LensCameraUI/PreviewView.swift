@@ -41,7 +41,7 @@ final class PreviewView {
         picture.allowShrinking()
         picture.addCSSClass("preview")
         picture.setExpand(horizontal: true, vertical: true)
-        picture.setAccessibleName("Camera preview: click to focus, pinch or Ctrl+scroll to zoom")
+        picture.setAccessibleName(tr("Camera preview: click to focus, pinch or Ctrl+scroll to zoom"))
         root = Overlay(child: picture)
         var drawReticle: DrawingArea.Draw = { _, _, _ in }
         reticleLayer = DrawingArea { cairo, width, height in drawReticle(cairo, width, height) }
@@ -57,21 +57,21 @@ final class PreviewView {
         zoomIndicator.addCSSClass("indicator")
         zoomIndicator.setAlign(horizontal: .end, vertical: .start)
         zoomIndicator.receivesPointer = false
-        zoomIndicator.setAccessibleName("Zoom factor")
+        zoomIndicator.setAccessibleName(tr("Zoom factor"))
         root.addLayer(zoomIndicator)
 
         recordingTime.addCSSClass("recording-time")
         recordingTime.setAlign(horizontal: .center, vertical: .start)
         recordingTime.receivesPointer = false
         recordingTime.isVisible = false
-        recordingTime.setAccessibleName("Recording duration")
+        recordingTime.setAccessibleName(tr("Recording duration"))
         root.addLayer(recordingTime)
 
         instruction.addCSSClass("instruction")
         instruction.setAlign(horizontal: .center, vertical: .start)
         instruction.receivesPointer = false
         instruction.isVisible = false
-        instruction.setAccessibleName("Face capture instruction")
+        instruction.setAccessibleName(tr("Face capture instruction"))
         root.addLayer(instruction)
 
         reasons.addCSSClass("reasons")
@@ -80,7 +80,7 @@ final class PreviewView {
         reasons.setAlign(horizontal: .center, vertical: .end)
         reasons.receivesPointer = false
         reasons.isVisible = false
-        reasons.setAccessibleName("Why capture is disabled")
+        reasons.setAccessibleName(tr("Why capture is disabled"))
         root.addLayer(reasons)
 
         picture.add(ClickGesture { [unowned self] x, y in clicked(x: x, y: y) })

@@ -14,7 +14,7 @@ final class ThumbnailStrip {
     private final class Item {
         let button: Button
         let badge = Label("…")
-        let details = Label("Being signed by lensd…")
+        let details = Label(tr("Being signed by lensd…"))
         var file: String?
         var popover: Popover?
         init(button: Button) { self.button = button }
@@ -22,7 +22,7 @@ final class ThumbnailStrip {
 
     init() {
         row.addCSSClass("strip")
-        row.setAccessibleName("Captured photos and videos")
+        row.setAccessibleName(tr("Captured photos and videos"))
         root = HorizontalScroller(child: row)
         root.setSizeRequest(height: Style.stripHeight)
     }
@@ -47,9 +47,8 @@ final class ThumbnailStrip {
             length.setAlign(horizontal: .start, vertical: .end)
             overlay.addLayer(length)
         }
-        let what = kind == .photo ? "Photo" : "Video"
-        button.setAccessibleName("\(what) \(name): signing")
-        button.setTooltip("\(what) \(name)\nBeing signed by lensd…")
+        button.setAccessibleName(kind == .photo ? tr("Photo %@: being signed", name) : tr("Video %@: being signed", name))
+        button.setTooltip(tr("Being signed by lensd…"))
         button.onClicked { [unowned self, unowned item] in showDetails(item) }
         items[name] = item
         row.prepend(button)
@@ -60,14 +59,14 @@ final class ThumbnailStrip {
         item.file = file
         item.badge.removeCSSClass("pending")
         let (text, style, words, provenance): (String, String, String, Provenance?) = switch verdict {
-        case .trusted(let provenance): ("✔", "verified", "Verified: signed by a device this lensd trusts", provenance)
-        case .valid(let provenance): ("✔?", "unsigned", "Signed, but not by a device this lensd trusts", provenance)
-        case .invalid(let why): ("✘", "invalid", "Verification failed: \(why)", nil)
-        case .unsigned(let why): ("unsigned", "unsigned", "Not signed: \(why)", nil)
+        case .trusted(let provenance): ("✔", "verified", tr("Verified: signed by a device this lensd trusts"), provenance)
+        case .valid(let provenance): ("✔?", "unsigned", tr("Signed, but not by a device this lensd trusts"), provenance)
+        case .invalid(let why): ("✘", "invalid", tr("Verification failed: %@", why), nil)
+        case .unsigned(let why): (tr("unsigned"), "unsigned", tr("Not signed: %@", why), nil)
         }
         item.badge.text = text
         item.badge.addCSSClass(style)
-        let lines = [words] + (provenance?.lines ?? []) + (file.map { ["Kept in: \($0)"] } ?? [])
+        let lines = [words] + (provenance?.lines ?? []) + (file.map { [tr("Kept in: %@", $0)] } ?? [])
         item.details.text = lines.joined(separator: "\n")
         item.button.setAccessibleName("\(name): \(words)")
         item.button.setTooltip(item.details.text)
@@ -80,8 +79,8 @@ final class ThumbnailStrip {
             item.details.setSelectable(true)
             item.details.canFocus = false
             content.append(item.details)
-            let open = Button(label: "Open folder")
-            open.setAccessibleName("Open the folder the file was kept in")
+            let open = Button(label: tr("Open folder"))
+            open.setAccessibleName(tr("Open the folder the file was kept in"))
             open.onClicked { [unowned self, unowned item] in
                 if let file = item.file { onOpen(file) }
                 item.popover?.popdown()

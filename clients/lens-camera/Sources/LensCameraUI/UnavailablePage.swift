@@ -3,7 +3,7 @@ import GtkKit
 /// Shown instead of the camera while there is no session: what is wrong and what to do.
 final class UnavailablePage {
     let root = Box(.vertical, spacing: 16)
-    private let title = Label("Connecting to lensd…")
+    private let title = Label(tr("Connecting to lensd…"))
     private let advice = Label()
 
     init() {

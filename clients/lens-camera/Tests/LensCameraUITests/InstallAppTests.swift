@@ -2,7 +2,7 @@ import Foundation
 import LensTestSupport
 import XCTest
 
-/// `make install-app` puts the app, its desktop entry, icon and AppStream metainfo where a
+/// `make install-app` puts the app, its catalogs, desktop entry, icon and AppStream metainfo where a
 /// distribution would, and they pass the freedesktop validators; `make install` leaves the app
 /// out. (The test installs the debug binaries it was built with.)
 final class InstallAppTests: XCTestCase {
@@ -10,6 +10,7 @@ final class InstallAppTests: XCTestCase {
         "usr/bin/lens-camera", "usr/share/applications/org.lensd.LensCamera.desktop",
         "usr/share/icons/hicolor/scalable/apps/org.lensd.LensCamera.svg",
         "usr/share/metainfo/org.lensd.LensCamera.metainfo.xml",
+        "usr/share/locale/de/LC_MESSAGES/lens-camera.mo", "usr/share/locale/fr/LC_MESSAGES/lens-camera.mo",
     ]
 
     func testInstallAppPutsTheDesktopFilesInPlaceAndTheyValidate() throws {

@@ -1,8 +1,10 @@
 import Foundation
 import LensTestSupport
 
-/// The built lens-camera, run as a user in group lens on the test display and bus, with a home
-/// of its own (where it keeps what it fetched). Stopped by PID.
+/// The built lens-camera, installed as `make install-app` lays it out (bin/lens-camera and
+/// the app's catalogs under share/locale, compiled from po/), run as a user in group lens on
+/// the test display and bus in `language`, with a home of its own (where it keeps what it
+/// fetched). Stopped by PID.
 final class AppUnderTest {
     let home: URL
     private let server: ServerProcess
@@ -13,15 +15,19 @@ final class AppUnderTest {
             .appendingPathComponent("lens-camera").path
     }
 
-    init(display: String, busAddress: String, user: String, directory: TemporaryDirectory) throws {
+    /// clients/lens-camera/po
+    static let catalogs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("po")
+
+    init(display: String, busAddress: String, user: String, language: String = "C.UTF-8", directory: TemporaryDirectory) throws {
         home = directory.file("home-\(user)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let chown = try runProcess(["chown", "\(user):", home.path])
         guard chown.status == 0 else { throw TestToolError("chown \(home.path): \(String(decoding: chown.stderr, as: UTF8.self))") }
-        let binary = try Self.installed()
-        // env sets what the user's session would: the display, a home, software rendering.
+        let binary = try Self.install(into: directory.file("prefix"))
+        // env sets what the user's session would: the display, a home, the language, software rendering.
         let environment = ["DISPLAY=\(display)", "HOME=\(home.path)", "GSK_RENDERER=cairo", "GDK_BACKEND=x11",
-                           "NO_AT_BRIDGE=1", "LANG=C.UTF-8", "DBUS_SESSION_BUS_ADDRESS=disabled:"]
+                           "NO_AT_BRIDGE=1", "LANG=\(language)", "DBUS_SESSION_BUS_ADDRESS=disabled:"]
         server = ServerProcess(["/usr/bin/env"] + TestUsers.asUser(user, ["/usr/bin/env", "-i"] + environment + [binary, "--bus", busAddress]),
                                name: "lens-camera", logPath: directory.file("lens-camera.log").path)
         try server.start { try Self.windowExists(display: display) }
@@ -32,13 +38,24 @@ final class AppUnderTest {
     var log: String { server.log }
     var isRunning: Bool { server.process?.isRunning ?? false }
 
-    /// Copied where a setpriv'd user can execute it (the build tree may not be reachable).
-    private static func installed() throws -> String {
-        let target = "/tmp/lens-camera-test-bin-\(getpid())"
-        try? FileManager.default.removeItem(atPath: target)
-        try FileManager.default.copyItem(atPath: binary, toPath: target)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: target)
-        return target
+    /// <prefix>/bin/lens-camera and <prefix>/share/locale/LL/LC_MESSAGES/lens-camera.mo, where a
+    /// setpriv'd user can read them (the build tree may not be reachable).
+    private static func install(into prefix: URL) throws -> String {
+        let target = prefix.appendingPathComponent("bin/lens-camera")
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: target)
+        try FileManager.default.copyItem(atPath: binary, toPath: target.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: target.path)
+        let languages = try String(contentsOf: catalogs.appendingPathComponent("LINGUAS"), encoding: .utf8)
+        for language in languages.split(whereSeparator: \.isWhitespace) {
+            let directory = prefix.appendingPathComponent("share/locale/\(language)/LC_MESSAGES")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let r = try runProcess(["msgfmt", "--check", "-o", directory.appendingPathComponent("lens-camera.mo").path,
+                                    catalogs.appendingPathComponent("\(language).po").path])
+            guard r.status == 0 else { throw TestToolError("msgfmt \(language).po: \(String(decoding: r.stderr, as: UTF8.self))") }
+        }
+        _ = try runProcess(["chmod", "-R", "a+rX", prefix.path])
+        return target.path
     }
 
     private static func windowExists(display: String) throws -> Bool {

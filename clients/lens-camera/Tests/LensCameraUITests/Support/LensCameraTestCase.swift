@@ -34,8 +34,9 @@ class LensCameraTestCase: XCTestCase {
 
     /// lensd's arguments; tests override for other setups.
     var daemonArguments: [String] { ["--camera", "synthetic", "--location", "optional", "--gpsd", "none"] }
-    /// Who runs the app.
+    /// Who runs the app, in which language.
     var appUser: String { TestUsers.member }
+    var appLanguage: String { "C.UTF-8" }
     /// Runs before lensd starts (e.g. to prepare gpsd).
     func prepare() throws {}
 
@@ -54,7 +55,7 @@ class LensCameraTestCase: XCTestCase {
         try daemon.start()
         display = try XvfbDisplay(logDirectory: tmp)
         person = Person(display: display.name)
-        app = try AppUnderTest(display: display.name, busAddress: bus.address, user: appUser, directory: tmp)
+        app = try startApp(language: appLanguage)
     }
 
     override func tearDown() {
@@ -66,6 +67,10 @@ class LensCameraTestCase: XCTestCase {
         daemon = nil
         bus = nil
         tmp = nil
+    }
+
+    func startApp(language: String) throws -> AppUnderTest {
+        try AppUnderTest(display: display.name, busAddress: bus.address, user: appUser, language: language, directory: tmp)
     }
 
     // MARK: Seeing
