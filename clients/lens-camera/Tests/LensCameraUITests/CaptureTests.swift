@@ -26,6 +26,17 @@ final class CaptureTests: LensCameraTestCase {
         XCTAssertEqual(second.differingPixels(from: first, in: Layout.controlBar), 0)
     }
 
+    /// Made larger, the window's preview grows: the frame (fit into 1000×520 now: 693 px wide
+    /// from x = 153) shows where the 800-pixel window ended, and the bars stay at the bottom.
+    func testThePreviewFollowsTheWindowsSize() throws {
+        try waitForPreview()
+        try person.resizeWindow(named: "^Lens Camera$", width: 1000, height: 700)
+        try waitForScreen("resized") { shot in
+            shot.pixel(x: 4, y: 700 - 96 + 4) == Screenshot.Pixel(red: 0x1e, green: 0x1e, blue: 0x1e)
+                && shot.distinctColors(in: Screenshot.Rect(x: 800, y: 0, width: 40, height: 520)) > 5
+        }
+    }
+
     func testClickingCaptureGivesAThumbnailThenTheVerifiedBadge() throws {
         let before = try waitForPreview()
         XCTAssertEqual(before.pixel(x: Layout.captureButton.x, y: Layout.captureButton.y),

@@ -20,6 +20,11 @@ struct Person {
                      "click", "--repeat", String(notches), "--delay", "40", "4", "keyup", "ctrl"])
     }
 
+    /// As dragging the window's corner does (there is no window manager to drag it with).
+    func resizeWindow(named name: String, width: Int, height: Int) throws {
+        try xdotool(["search", "--name", name, "windowsize", String(width), String(height)])
+    }
+
     private func xdotool(_ arguments: [String]) throws {
         let r = try runProcess(["xdotool"] + arguments, env: ["DISPLAY": display])
         guard r.status == 0 else { throw TestToolError("xdotool \(arguments.joined(separator: " ")): \(String(decoding: r.stderr, as: UTF8.self))") }
