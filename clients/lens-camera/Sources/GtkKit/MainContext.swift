@@ -3,9 +3,11 @@ import CGtk
 /// The GLib main context GTK runs on. Other threads hand work to it here: each `post` is one
 /// idle source, dispatched in the order posted (sources of one priority run in creation order).
 public enum MainContext {
-    /// Runs `work` on the main context: now when called on it, else at its next iteration.
+    /// Runs `work` on the main context at its next iteration. Always a source: not
+    /// g_main_context_invoke, which runs the work on the calling thread whenever that thread
+    /// can acquire the context (between two iterations of the main loop, say).
     public static func post(_ work: @escaping @Sendable () -> Void) {
-        g_main_context_invoke_full(nil, G_PRIORITY_DEFAULT, { data in
+        g_idle_add_full(G_PRIORITY_DEFAULT, { data in
             ClosureBox<@Sendable () -> Void>.function(data)()
             return 0  // G_SOURCE_REMOVE
         }, ClosureBox.retained(work), destroyClosureBox)

@@ -10,14 +10,18 @@ final class XvfbDisplay {
 
     init(logDirectory: TemporaryDirectory) throws {
         let log = logDirectory.file("xvfb.log").path
-        // -displayfd: Xvfb picks a free number and prints it once it accepts clients.
+        // -displayfd: Xvfb picks a free number and prints it. -noreset: no server reset when the
+        // last client leaves (a probe, or the app a test quits and starts again).
         server = ServerProcess(["/usr/bin/Xvfb", "-displayfd", "1", "-screen", "0", "\(Self.size.width)x\(Self.size.height)x24",
-                                "-nolisten", "tcp", "-ac"], name: "Xvfb", logPath: log)
+                                "-nolisten", "tcp", "-ac", "-noreset"], name: "Xvfb", logPath: log)
+        var number: Substring?
+        // Ready once it has printed its number and a client can talk to it there.
         try server.start {
-            (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").contains { Int($0) != nil } ?? false
+            number = number ?? (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").first { Int($0) != nil }
+            guard let number else { return false }
+            return try runProcess(["xdotool", "getdisplaygeometry"], env: ["DISPLAY": ":\(number)"]).status == 0
         }
-        let number = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").first { Int($0) != nil }!
-        name = ":\(number)"
+        name = ":\(number!)"
     }
 
     deinit { server.stop() }
