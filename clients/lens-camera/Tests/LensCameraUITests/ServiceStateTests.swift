@@ -1,4 +1,5 @@
 import Foundation
+import LensClient
 import LensTestSupport
 import XCTest
 
@@ -25,5 +26,23 @@ final class NotInGroupLensTests: LensCameraTestCase {
         let page = try waitForUnavailablePage("not-in-group-lens")
         XCTAssertGreaterThan(page.distinctColors(in: Screenshot.Rect(x: 100, y: 200, width: 600, height: 200)), 10, "words on the page")
         XCTAssertTrue(app.isRunning)
+    }
+}
+
+/// Another session holds the camera when the app starts: the app says so and takes the camera
+/// as soon as that session lets go.
+final class CameraInUseTests: LensCameraTestCase {
+    private var holder: LensCamera?
+
+    override func beforeApp() throws {
+        let holder = try LensCamera(bus: .address(bus.address), delegateQueue: DispatchQueue(label: "holder"))
+        try holder.startCaptureSession()
+        self.holder = holder
+    }
+
+    func testTheAppGetsTheCameraOnceItIsFree() throws {
+        try waitForUnavailablePage("camera-in-use")
+        holder?.close()
+        try waitForPreview()
     }
 }

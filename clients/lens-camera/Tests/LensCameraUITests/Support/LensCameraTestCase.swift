@@ -39,6 +39,8 @@ class LensCameraTestCase: XCTestCase {
     var appLanguage: String { "C.UTF-8" }
     /// Runs before lensd starts (e.g. to prepare gpsd).
     func prepare() throws {}
+    /// Runs once lensd is up, before the app starts.
+    func beforeApp() throws {}
 
     override func setUpWithError() throws {
         if ProcessInfo.processInfo.environment["LENSD_TEST_BIN_DIR"] == nil {
@@ -53,6 +55,7 @@ class LensCameraTestCase: XCTestCase {
         try prepare()
         daemon = try DaemonUnderTest(bus: bus, arguments: daemonArguments, stateDirectory: tmp.file("state"))
         try daemon.start()
+        try beforeApp()
         display = try XvfbDisplay(logDirectory: tmp)
         person = Person(display: display.name)
         app = try startApp(language: appLanguage)
