@@ -54,6 +54,8 @@ enum Verdict {
     case invalid(String)
     /// lensd stored it without a signature (a video lensd could not sign).
     case unsigned(String)
+    /// The app could not write its copy (lensd still holds the result).
+    case notKept(String)
 }
 
 /// Who signed a result, when and where it was taken, with which device (its C2PA manifest).

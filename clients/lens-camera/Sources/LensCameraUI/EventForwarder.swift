@@ -39,6 +39,7 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
             let kept = try archive.keepPhoto(photo, name: name)
             post(.stored(name: name, verdict: kept.verdict, file: kept.file.path))
         } catch {
+            post(.stored(name: name, verdict: .notKept(error.localizedDescription), file: nil))
             post(.error(tr("Could not keep photo %@: %@", name, error.localizedDescription)))
         }
     }
@@ -56,6 +57,7 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
             let kept = try archive.keepVideo(name, from: camera, signed: signed, reason: reason)
             post(.stored(name: name, verdict: kept.verdict, file: kept.file.path))
         } catch {
+            post(.stored(name: name, verdict: .notKept(error.localizedDescription), file: nil))
             post(.error(tr("Could not keep video %@: %@", name, error.localizedDescription)))
         }
     }

@@ -63,6 +63,7 @@ final class ThumbnailStrip {
         case .valid(let provenance): ("✔?", "unsigned", tr("Signed, but not by a device this lensd trusts"), provenance)
         case .invalid(let why): ("✘", "invalid", tr("Verification failed: %@", why), nil)
         case .unsigned(let why): (tr("unsigned"), "unsigned", tr("Not signed: %@", why), nil)
+        case .notKept(let why): ("!", "invalid", tr("Not kept: %@", why), nil)
         }
         item.badge.text = text
         item.badge.addCSSClass(style)
