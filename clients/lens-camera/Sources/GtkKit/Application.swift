@@ -40,6 +40,8 @@ public final class Window: Widget {
 
     public func setChild(_ child: Widget) { gtk_window_set_child(typed(GtkWindow.self), child.widget) }
     public func present() { gtk_window_present(typed(GtkWindow.self)) }
+    /// As the window manager's close button: the app ends with its last window.
+    public func close() { gtk_window_close(typed(GtkWindow.self)) }
 
     /// Opens `uri` with the desktop's handler (a file manager for a folder).
     public func open(uri: String) { gtk_show_uri(typed(GtkWindow.self), uri, UInt32(GDK_CURRENT_TIME)) }

@@ -49,13 +49,16 @@ public final class HorizontalScroller: Widget {
     }
 }
 
-/// A bubble above the widget it belongs to (a result's details).
+/// A bubble above the widget it belongs to (a result's details). GTK wants a popover set as a
+/// child this way unparented before its owner is finalized: done when the owner is destroyed.
 public final class Popover: Widget {
     public init(attachedTo owner: Widget, child: Widget) {
         super.init(gtk_popover_new())
         gtk_popover_set_child(typed(GtkPopover.self), child.widget)
         gtk_widget_set_parent(widget, owner.widget)
         gtk_popover_set_position(typed(GtkPopover.self), GTK_POS_TOP)
+        let popover = widget
+        Signals.connect(owner.raw, "destroy") { gtk_widget_unparent(popover) }
     }
     public func popup() { gtk_popover_popup(typed(GtkPopover.self)) }
     public func popdown() { gtk_popover_popdown(typed(GtkPopover.self)) }

@@ -72,6 +72,10 @@ final class CameraWindow {
         }
         // Before the focused widget sees the key, so Space never also presses a focused button.
         let keys = KeyController { [unowned self] key, modifiers in
+            if modifiers == .control, key == "q" {
+                window.close()
+                return true
+            }
             guard modifiers.isEmpty || modifiers == .shift else { return false }
             return shortcut(key)
         }
@@ -80,7 +84,7 @@ final class CameraWindow {
     }
 
     /// Space captures, V toggles photo/video, F changes the flash, C switches camera; each only
-    /// when its button could be pressed.
+    /// when its button could be pressed. (Ctrl+Q quits.)
     private func shortcut(_ key: String) -> Bool {
         let button: Button
         let action: () -> Void

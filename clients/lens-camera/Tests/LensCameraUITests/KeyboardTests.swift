@@ -31,4 +31,21 @@ final class KeyboardTests: LensCameraTestCase {
             $0.count(near: CaptureTests.recordRed, tolerance: 12, in: Screenshot.Rect(x: 380, y: 532, width: 40, height: 40)) > 400
         }
     }
+
+    /// Ctrl+Q ends the app as closing its window does: exit status 0, and GTK tears every widget
+    /// down without complaint (a result's details popover included).
+    func testControlQQuitsCleanly() throws {
+        try waitForPreview()
+        try person.click(x: Layout.captureButton.x, y: Layout.captureButton.y)
+        try waitForScreen("verified") { $0.count(near: CaptureTests.verifiedGreen, tolerance: 12, in: Layout.firstThumbnail) > 40 }
+        try person.click(x: Layout.firstThumbnail.x + 50, y: Layout.firstThumbnail.y + 38)
+        try waitForScreen("details") { $0.count(near: CaptureTests.popoverBackground, tolerance: 4, in: CaptureTests.popoverArea) > 2000 }
+        try person.press("Escape")
+        try person.press("ctrl+q")
+        try waitFor("the app to end") { !app.isRunning }
+        XCTAssertEqual(app.exitStatus, 0)
+        for complaint in ["CRITICAL", "children left", "Gtk-WARNING **: .*finaliz"] {
+            XCTAssertNil(app.log.range(of: complaint, options: .regularExpression), "\(complaint) in:\n\(app.log)")
+        }
+    }
 }

@@ -37,6 +37,8 @@ final class AppUnderTest {
 
     var log: String { server.log }
     var isRunning: Bool { server.process?.isRunning ?? false }
+    /// The exit status once it has ended.
+    var exitStatus: Int32? { isRunning ? nil : server.process?.terminationStatus }
 
     /// <prefix>/bin/lens-camera and <prefix>/share/locale/LL/LC_MESSAGES/lens-camera.mo, where a
     /// setpriv'd user can read them (the build tree may not be reachable).
