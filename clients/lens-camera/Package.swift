@@ -20,7 +20,8 @@ let package = Package(
         .testTarget(name: "LensCameraAppTests", dependencies: ["LensCameraUI", .product(name: "LensTestSupport", package: "lensd")]),
         // Drives the built app under Xvfb against lensd on a private system bus.
         .testTarget(name: "LensCameraUITests", dependencies: [.product(name: "LensTestSupport", package: "lensd"),
-                                                              .product(name: "LensClient", package: "lensd")]),
+                                                              .product(name: "LensClient", package: "lensd")],
+                    exclude: ["Scripts"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -19,21 +19,64 @@ final class AppUnderTest {
     static let catalogs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("po")
 
-    init(display: String, busAddress: String, user: String, language: String = "C.UTF-8", directory: TemporaryDirectory) throws {
+    /// `accessible`: with a session bus of its own (the user's dbus-daemon), where GTK publishes
+    /// the accessibility tree (AT-SPI) that `accessibleTree()` reads.
+    init(display: String, busAddress: String, user: String, language: String = "C.UTF-8", accessible: Bool = false,
+         directory: TemporaryDirectory) throws {
         home = directory.file("home-\(user)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let chown = try runProcess(["chown", "\(user):", home.path])
         guard chown.status == 0 else { throw TestToolError("chown \(home.path): \(String(decoding: chown.stderr, as: UTF8.self))") }
         let binary = try Self.install(into: directory.file("prefix"))
         // env sets what the user's session would: the display, a home, the language, software rendering.
-        let environment = ["DISPLAY=\(display)", "HOME=\(home.path)", "GSK_RENDERER=cairo", "GDK_BACKEND=x11",
-                           "NO_AT_BRIDGE=1", "LANG=\(language)", "DBUS_SESSION_BUS_ADDRESS=disabled:"]
+        self.user = user
+        self.display = display
+        var environment = ["DISPLAY=\(display)", "HOME=\(home.path)", "GSK_RENDERER=cairo", "GDK_BACKEND=x11",
+                           "LANG=\(language)", "PATH=/usr/bin:/bin"]
+        if accessible {
+            let socket = home.appendingPathComponent("session-bus").path
+            sessionBus = ServerProcess(["/usr/bin/env"] + TestUsers.asUser(user, ["/usr/bin/dbus-daemon", "--session", "--nofork",
+                                                                                  "--address=unix:path=\(socket)"]),
+                                       name: "session dbus-daemon", logPath: directory.file("session-bus.log").path)
+            try sessionBus?.start { FileManager.default.fileExists(atPath: socket) }
+            environment.append("DBUS_SESSION_BUS_ADDRESS=unix:path=\(socket)")
+        } else {
+            environment.append("DBUS_SESSION_BUS_ADDRESS=disabled:")
+        }
         server = ServerProcess(["/usr/bin/env"] + TestUsers.asUser(user, ["/usr/bin/env", "-i"] + environment + [binary, "--bus", busAddress]),
                                name: "lens-camera", logPath: directory.file("lens-camera.log").path)
         try server.start { try Self.windowExists(display: display) }
     }
 
-    deinit { server.stop() }
+    private let user: String
+    private let display: String
+    private var sessionBus: ServerProcess?
+
+    deinit {
+        server.stop()
+        sessionBus?.stop()
+    }
+
+    /// One node of the accessibility tree, as Scripts/atspi_tree.py reports it.
+    struct AccessibleNode: Decodable {
+        let role: String
+        let name: String
+        let depth: Int
+        let sensitive: Bool
+    }
+
+    /// The app's accessibility tree now, read over AT-SPI by a client of the app's session (only
+    /// for an app started `accessible`).
+    func accessibleTree() throws -> [AccessibleNode] {
+        let address = "unix:path=\(home.appendingPathComponent("session-bus").path)"
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/atspi_tree.py").path
+        let probe = try runProcess(TestUsers.asUser(user, ["/usr/bin/env", "-i", "DISPLAY=\(display)", "HOME=\(home.path)",
+                                                         "DBUS_SESSION_BUS_ADDRESS=\(address)", "/usr/bin/python3", script,
+                                                         "lens-camera"]))
+        guard probe.status == 0 else { throw TestToolError("atspi_tree.py: \(String(decoding: probe.stderr, as: UTF8.self))") }
+        return try JSONDecoder().decode([AccessibleNode].self, from: probe.stdout)
+    }
 
     var log: String { server.log }
     var isRunning: Bool { server.process?.isRunning ?? false }

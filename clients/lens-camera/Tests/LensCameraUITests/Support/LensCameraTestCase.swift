@@ -37,6 +37,8 @@ class LensCameraTestCase: XCTestCase {
     /// Who runs the app, in which language.
     var appUser: String { TestUsers.member }
     var appLanguage: String { "C.UTF-8" }
+    /// Whether the app publishes its accessibility tree (a session bus of its own).
+    var appIsAccessible: Bool { false }
     /// Runs before lensd starts (e.g. to prepare gpsd).
     func prepare() throws {}
     /// Runs once lensd is up, before the app starts.
@@ -73,7 +75,8 @@ class LensCameraTestCase: XCTestCase {
     }
 
     func startApp(language: String) throws -> AppUnderTest {
-        try AppUnderTest(display: display.name, busAddress: bus.address, user: appUser, language: language, directory: tmp)
+        try AppUnderTest(display: display.name, busAddress: bus.address, user: appUser, language: language,
+                         accessible: appIsAccessible, directory: tmp)
     }
 
     // MARK: Seeing
