@@ -36,7 +36,10 @@ static inline gulong lens_connect_sequence(gpointer instance, const char *signal
     return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, destroy, 0);
 }
 
-// gtk_accessible_update_property is variadic: one label at a time, for Swift.
+// gtk_accessible_update_property is variadic: one property at a time, for Swift.
 static inline void lens_set_accessible_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+static inline void lens_set_accessible_description(GtkWidget *widget, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }

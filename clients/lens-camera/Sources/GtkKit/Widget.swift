@@ -26,6 +26,9 @@ open class Widget {
     /// The name screen readers say (AT-SPI).
     public func setAccessibleName(_ name: String) { lens_set_accessible_label(widget, name) }
 
+    /// What it is, said after its name (a label whose words are its name: "00:12", "Recording duration").
+    public func setAccessibleDescription(_ description: String) { lens_set_accessible_description(widget, description) }
+
     public func setTooltip(_ text: String) { gtk_widget_set_tooltip_text(widget, text) }
 
     public func addCSSClass(_ name: String) { gtk_widget_add_css_class(widget, name) }

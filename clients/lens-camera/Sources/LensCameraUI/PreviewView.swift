@@ -57,21 +57,21 @@ final class PreviewView {
         zoomIndicator.addCSSClass("indicator")
         zoomIndicator.setAlign(horizontal: .end, vertical: .start)
         zoomIndicator.receivesPointer = false
-        zoomIndicator.setAccessibleName(tr("Zoom factor"))
+        zoomIndicator.setAccessibleDescription(tr("Zoom factor"))
         root.addLayer(zoomIndicator)
 
         recordingTime.addCSSClass("recording-time")
         recordingTime.setAlign(horizontal: .center, vertical: .start)
         recordingTime.receivesPointer = false
         recordingTime.isVisible = false
-        recordingTime.setAccessibleName(tr("Recording duration"))
+        recordingTime.setAccessibleDescription(tr("Recording duration"))
         root.addLayer(recordingTime)
 
         instruction.addCSSClass("instruction")
         instruction.setAlign(horizontal: .center, vertical: .start)
         instruction.receivesPointer = false
         instruction.isVisible = false
-        instruction.setAccessibleName(tr("Face capture instruction"))
+        instruction.setAccessibleDescription(tr("Face capture instruction"))
         root.addLayer(instruction)
 
         reasons.addCSSClass("reasons")
@@ -80,7 +80,7 @@ final class PreviewView {
         reasons.setAlign(horizontal: .center, vertical: .end)
         reasons.receivesPointer = false
         reasons.isVisible = false
-        reasons.setAccessibleName(tr("Why capture is disabled"))
+        reasons.setAccessibleDescription(tr("Why capture is disabled"))
         root.addLayer(reasons)
 
         picture.add(ClickGesture { [unowned self] x, y in clicked(x: x, y: y) })

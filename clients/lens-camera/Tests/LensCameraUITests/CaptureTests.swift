@@ -5,6 +5,9 @@ import XCTest
 /// The main job, as a person does it: the preview runs, a click on the capture button gives a
 /// thumbnail and then the verified badge, and the photo the app kept is Trusted by c2pa-python.
 final class CaptureTests: LensCameraTestCase {
+    /// The recording clock is also read as a screen reader reads it.
+    override var appIsAccessible: Bool { true }
+
     static let verifiedGreen = Screenshot.Pixel(red: 0x26, green: 0xa2, blue: 0x69)
     static let recordRed = Screenshot.Pixel(red: 0xe0, green: 0x1b, blue: 0x24)
     static let recordingLabelRed = Screenshot.Pixel(red: 0xc0, green: 0x1c, blue: 0x28)
@@ -66,6 +69,13 @@ final class CaptureTests: LensCameraTestCase {
             $0.differingPixels(from: started, in: Self.recordingText) > 10
                 && $0.count(near: Self.recordingLabelRed, tolerance: 12, in: Self.recordingLabel) > 200
         }
+        // The label's words, over AT-SPI: "● mm:ss" past the start.
+        let clock = try app.accessibleTree().first { $0.description == "Recording duration" }?.name ?? ""
+        let seconds = clock.split(separator: " ").last.flatMap { part -> Int? in
+            let fields = part.split(separator: ":").compactMap { Int($0) }
+            return fields.count == 2 ? fields[0] * 60 + fields[1] : nil
+        }
+        XCTAssertGreaterThanOrEqual(seconds ?? -1, 1, "the clock reads \(clock)")
         try person.click(x: Layout.captureButton.x, y: Layout.captureButton.y)
         try waitForScreen("video-thumbnail") { $0.distinctColors(in: Layout.firstThumbnail) > 30 }
         try waitForScreen("video-verified") { $0.count(near: Self.verifiedGreen, tolerance: 12, in: Layout.firstThumbnail) > 40 }

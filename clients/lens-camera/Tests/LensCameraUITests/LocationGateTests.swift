@@ -10,6 +10,8 @@ final class LocationGateTests: LensCameraTestCase {
     static let insensitiveGrey = Screenshot.Pixel(red: 0x55, green: 0x55, blue: 0x55)
     static let white = Screenshot.Pixel(red: 255, green: 255, blue: 255)
 
+    override var appIsAccessible: Bool { true }
+
     var feeder: GpsdNMEAFeeder!
     var gpsd: GpsdProcess!
 
@@ -36,6 +38,11 @@ final class LocationGateTests: LensCameraTestCase {
             $0.showsCameraPage && $0.count(near: Self.reasonsYellow, tolerance: 40, in: Self.reasonsArea) > 50
                 && $0.pixel(x: button.x, y: button.y) == Self.insensitiveGrey
         }
+        // What a screen reader says: the reasons in words, the capture button insensitive.
+        var tree = try app.accessibleTree()
+        let reasons = tree.first { $0.description == "Why capture is disabled" }?.name ?? ""
+        XCTAssertTrue(reasons.hasPrefix("Waiting for a location fix: gpsd at 127.0.0.1:\(gpsd.port) is not reachable"), reasons)
+        XCTAssertEqual(tree.first { $0.name == "Take photo" }?.sensitive, false)
         try person.click(x: button.x, y: button.y)
         try person.press("space")
 
@@ -45,6 +52,10 @@ final class LocationGateTests: LensCameraTestCase {
                 && $0.count(near: Self.reasonsYellow, tolerance: 40, in: Self.reasonsArea) == 0
         }
         XCTAssertTrue(monitor.calls("BeginCapture").isEmpty, "the insensitive button and Space sent nothing")
+        try waitFor("the capture button sensitive for a screen reader") {
+            tree = try app.accessibleTree()
+            return tree.first { $0.name == "Take photo" }?.sensitive == true
+        }
         try person.click(x: button.x, y: button.y)
         try waitForScreen("captured") { $0.distinctColors(in: Layout.firstThumbnail) > 30 }
         XCTAssertEqual(monitor.calls("BeginCapture").count, 1)

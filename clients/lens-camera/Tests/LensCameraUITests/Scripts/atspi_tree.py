@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Prints the accessibility tree of a running application (AT-SPI), as screen readers see it:
-one JSON object per node with its role, name, depth and whether it is sensitive.
+one JSON object per node with its role, name (a label's: its words), description, depth, and
+whether it is sensitive.
 
 usage: atspi_tree.py APP-NAME   (DBUS_SESSION_BUS_ADDRESS and DISPLAY of the app's session)
 """
@@ -11,9 +12,8 @@ import pyatspi
 
 
 def nodes(node, depth=0):
-    states = node.getState()
-    yield {"role": node.getRoleName(), "name": node.name or "", "depth": depth,
-           "sensitive": states.contains(pyatspi.STATE_SENSITIVE)}
+    yield {"role": node.getRoleName(), "name": node.name or "", "description": node.description or "",
+           "depth": depth, "sensitive": node.getState().contains(pyatspi.STATE_SENSITIVE)}
     for child in node:
         if child is not None:
             yield from nodes(child, depth + 1)

@@ -62,6 +62,7 @@ final class AppUnderTest {
         let role: String
         let name: String
         let depth: Int
+        let description: String
         let sensitive: Bool
     }
 
