@@ -33,7 +33,22 @@ FILES = \
 	clients/completion/lensctl.bash:$(PREFIX)/share/bash-completion/completions/lensctl:0644 \
 	$(foreach lang,$(LANGUAGES),$(LOCALE_BUILD)/$(lang)/LC_MESSAGES/lensd.mo:$(PREFIX)/share/locale/$(lang)/LC_MESSAGES/lensd.mo:0644)
 
-.PHONY: all build catalogs install uninstall dist test demo clean
+# lens-camera, the GTK 4 desktop app: its own package, built and installed only on request
+# (`make app && sudo make install-app`), so the daemon never needs GTK.
+APP_DIR = clients/lens-camera
+APP_BIN ?= $(APP_DIR)/.build/release
+# Its texts: clients/lens-camera/po/LL.po, text domain lens-camera.
+APP_LANGUAGES := $(shell cat $(APP_DIR)/po/LINGUAS)
+APP_LOCALE_BUILD = $(APP_DIR)/.build/locale
+APP_CATALOGS = $(foreach lang,$(APP_LANGUAGES),$(APP_LOCALE_BUILD)/$(lang)/LC_MESSAGES/lens-camera.mo)
+APP_FILES = \
+	$(APP_BIN)/lens-camera:$(PREFIX)/bin/lens-camera:0755 \
+	$(foreach lang,$(APP_LANGUAGES),$(APP_LOCALE_BUILD)/$(lang)/LC_MESSAGES/lens-camera.mo:$(PREFIX)/share/locale/$(lang)/LC_MESSAGES/lens-camera.mo:0644) \
+	$(APP_DIR)/data/org.lensd.LensCamera.desktop:$(PREFIX)/share/applications/org.lensd.LensCamera.desktop:0644 \
+	$(APP_DIR)/data/org.lensd.LensCamera.svg:$(PREFIX)/share/icons/hicolor/scalable/apps/org.lensd.LensCamera.svg:0644 \
+	$(APP_DIR)/data/org.lensd.LensCamera.metainfo.xml:$(PREFIX)/share/metainfo/org.lensd.LensCamera.metainfo.xml:0644
+
+.PHONY: all build catalogs install uninstall dist test demo clean app app-catalogs install-app uninstall-app
 
 all: build
 
@@ -69,6 +84,26 @@ uninstall:
 	  else rm -f "$$conf"; fi
 	@rmdir "$(DESTDIR)$(SYSCONFDIR)/lensd" 2>/dev/null || true
 
+app: app-catalogs
+	cd $(APP_DIR) && $(SWIFT_BUILD) --product lens-camera
+
+app-catalogs: $(APP_CATALOGS)
+
+$(APP_LOCALE_BUILD)/%/LC_MESSAGES/lens-camera.mo: $(APP_DIR)/po/%.po
+	@mkdir -p $(@D)
+	msgfmt --check -o $@.tmp $< && mv $@.tmp $@
+
+# Like install: never builds Swift (it can run as root after a user's `make app`).
+install-app: app-catalogs
+	@[ -x "$(APP_BIN)/lens-camera" ] || { echo "make install-app: $(APP_BIN)/lens-camera is missing: run 'make app' first" >&2; exit 1; }
+	@for entry in $(APP_FILES); do \
+	  IFS=: read -r src dst mode <<<"$$entry"; \
+	  install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst" || exit 1; done
+
+uninstall-app:
+	@for entry in $(APP_FILES); do \
+	  IFS=: read -r src dst mode <<<"$$entry"; rm -f "$(DESTDIR)$$dst"; done
+
 # The committed tree as a source tarball, and its checksum for `sha256sum -c SHA256SUMS`.
 dist:
 	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make dist: needs a git checkout" >&2; exit 1; }
@@ -84,4 +119,4 @@ demo:
 	scripts/demo
 
 clean:
-	rm -rf .build .build-fuzz $(DISTDIR)
+	rm -rf .build .build-fuzz $(APP_DIR)/.build $(DISTDIR)

@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "lensctl", targets: ["lensctl"]),
         .executable(name: "lens-bench", targets: ["lens-bench"]),
         .executable(name: "lensd", targets: ["lensd"]),
+        // The private bus, gpsd and lensd the tests run, for clients/lens-camera's UI tests.
+        .library(name: "LensTestSupport", targets: ["LensTestSupport"]),
     ],
     targets: [
         // C shims: one per C dependency, nothing but adaptation.

@@ -19,9 +19,13 @@ public enum TestTools {
 
     public static let oracleDir = repoRoot.appendingPathComponent("Tests/oracle")
 
-    /// Where SwiftPM put the binaries: the test bundle's own directory.
+    /// Where SwiftPM put the binaries: the test bundle's own directory, or LENSD_TEST_BIN_DIR for
+    /// another package's tests (clients/lens-camera) that run this package's lensd.
     public static var buildDirectory: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        if let directory = ProcessInfo.processInfo.environment["LENSD_TEST_BIN_DIR"], !directory.isEmpty {
+            return URL(fileURLWithPath: directory)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
     /// <repo>/.venv/bin/python; throws "run scripts/setup first" when it is missing.

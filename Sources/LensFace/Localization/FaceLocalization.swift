@@ -39,8 +39,8 @@ public struct FaceLocalization: Sendable {
         return (FaceLocalization(localizationDictionary: localizationDictionary), problems)
     }
 
-    /// Catalog names to try, most wanted first.
-    static func languages(_ environment: [String: String]) -> [String] {
+    /// Catalog names to try, most wanted first (public for apps with a text domain of their own).
+    public static func languages(_ environment: [String: String]) -> [String] {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         guard let locale, locale != "C", locale != "POSIX", !locale.hasPrefix("C.") else { return [] }
         let wanted = environment["LANGUAGE"].map { $0.split(separator: ":").map(String.init) } ?? []

@@ -1,0 +1,4 @@
+import Foundation
+import LensCameraUI
+
+exit(LensCameraApp.main(arguments: Array(CommandLine.arguments.dropFirst())))

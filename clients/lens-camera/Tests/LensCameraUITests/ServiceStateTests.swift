@@ -1,0 +1,48 @@
+import Foundation
+import LensClient
+import LensTestSupport
+import XCTest
+
+/// The app outlives lensd: the page that says what is wrong while it is gone, the camera back
+/// when it returns.
+final class ServiceStateTests: LensCameraTestCase {
+    func testTheAppReconnectsAfterLensdRestarts() throws {
+        try waitForPreview()
+        let stateDirectory = daemon.stateDirectory
+        daemon.stop()
+        try waitForUnavailablePage("lensd-stopped")
+        daemon = try DaemonUnderTest(bus: bus, arguments: daemonArguments, stateDirectory: stateDirectory)
+        try daemon.start()
+        try waitForPreview()
+        XCTAssertTrue(app.isRunning)
+    }
+}
+
+/// A user outside group lens gets the page that says how to get in, not a crash.
+final class NotInGroupLensTests: LensCameraTestCase {
+    override var appUser: String { TestUsers.outsider }
+
+    func testTheUserIsToldHowToJoinGroupLens() throws {
+        let page = try waitForUnavailablePage("not-in-group-lens")
+        XCTAssertGreaterThan(page.distinctColors(in: Screenshot.Rect(x: 100, y: 200, width: 600, height: 200)), 10, "words on the page")
+        XCTAssertTrue(app.isRunning)
+    }
+}
+
+/// Another session holds the camera when the app starts: the app says so and takes the camera
+/// as soon as that session lets go.
+final class CameraInUseTests: LensCameraTestCase {
+    private var holder: LensCamera?
+
+    override func beforeApp() throws {
+        let holder = try LensCamera(bus: .address(bus.address), delegateQueue: DispatchQueue(label: "holder"))
+        try holder.startCaptureSession()
+        self.holder = holder
+    }
+
+    func testTheAppGetsTheCameraOnceItIsFree() throws {
+        try waitForUnavailablePage("camera-in-use")
+        holder?.close()
+        try waitForPreview()
+    }
+}
