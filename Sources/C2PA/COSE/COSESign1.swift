@@ -21,21 +21,31 @@ public struct COSESign1: Sendable {
         guard signature.count == signer.algorithm.signatureSize else {
             throw C2PAError.signing("signer returned \(signature.count) bytes, expected \(signer.algorithm.signatureSize)")
         }
+        let revocation = revocationValues(signer.ocspResponses)
         let unprotected: CBOR
         if let timeStamper {
             let token = try timeStamper.timeStamp(countersigned(protectedBytes: protected, stamped: CBOR.bytes(signature).encoded()))
-            unprotected = try TimeStampHeader.unprotected(token: token, reserve: timeStamper.tokenReserve)
+            unprotected = try TimeStampHeader.unprotected(token: token, reserve: timeStamper.tokenReserve, besides: revocation)
         } else {
-            unprotected = .map([])
+            unprotected = .map(revocation)
         }
         return encode(protectedBytes: protected, unprotected: unprotected, signature: signature)
     }
 
     /// The same structure with a zero signature (and the time-stamp's reserve): its size is the signed size.
-    static func encodeUnsigned(chain: [Certificate], algorithm: SigningAlgorithm, tokenReserve: Int?) throws -> [UInt8] {
-        let unprotected = try tokenReserve.map { try TimeStampHeader.unprotected(token: nil, reserve: $0) } ?? .map([])
-        return encode(protectedBytes: protectedHeader(chain: chain, algorithm: algorithm), unprotected: unprotected,
-                      signature: [UInt8](repeating: 0, count: algorithm.signatureSize))
+    static func encodeUnsigned(signer: ClaimSigner, tokenReserve: Int?) throws -> [UInt8] {
+        let revocation = revocationValues(signer.ocspResponses)
+        let unprotected = try tokenReserve.map { try TimeStampHeader.unprotected(token: nil, reserve: $0, besides: revocation) }
+            ?? .map(revocation)
+        return encode(protectedBytes: protectedHeader(chain: signer.certificateChain, algorithm: signer.algorithm),
+                      unprotected: unprotected, signature: [UInt8](repeating: 0, count: signer.algorithm.signatureSize))
+    }
+
+    /// `rVals` = {"ocspVals": [response…]}, as c2pa-rs staples OCSP responses; nothing without any.
+    static let revocationLabel = "rVals", ocspLabel = "ocspVals"
+    private static func revocationValues(_ responses: [[UInt8]]) -> [CBOR.Pair] {
+        guard !responses.isEmpty else { return [] }
+        return [CBOR.Pair(.text(revocationLabel), .map([CBOR.Pair(.text(ocspLabel), .array(responses.map(CBOR.bytes)))]))]
     }
 
     private static func protectedHeader(chain: [Certificate], algorithm: SigningAlgorithm) -> [UInt8] {

@@ -3,16 +3,17 @@
 /// not signed, so its size must be the same with a token, without one, and before signing:
 /// containers place the store before the token is known.
 enum TimeStampHeader {
-    static func unprotected(token: [UInt8]?, reserve: Int) throws -> CBOR {
-        let size = CBOR.map([pad(reserve)]).encoded().count
-        guard let token else { return .map([pad(reserve)]) }
+    /// `besides` (the stapled OCSP responses) comes first and is the same with a token or without.
+    static func unprotected(token: [UInt8]?, reserve: Int, besides other: [CBOR.Pair] = []) throws -> CBOR {
+        let size = CBOR.map(other + [pad(reserve)]).encoded().count
+        guard let token else { return .map(other + [pad(reserve)]) }
         let stamp = CBOR.Pair(.text("sigTst2"), .map([CBOR.Pair(.text("tstTokens"), .array([.map([CBOR.Pair(.text("val"), .bytes(token))])]))]))
-        let withoutPad = CBOR.map([stamp, pad(0)]).encoded().count
+        let withoutPad = CBOR.map(other + [stamp, pad(0)]).encoded().count
         // The pad's length n and its head must together take what is left; the head's width
         // depends on n, so each width is tried.
         let left = size - withoutPad + CBOR.headCount(argument: 0)
         for head in [1, 2, 3, 5] where left - head >= 0 && CBOR.headCount(argument: UInt64(left - head)) == head {
-            return .map([stamp, pad(left - head)])
+            return .map(other + [stamp, pad(left - head)])
         }
         throw C2PAError.signing("the time-stamp token (\(token.count) bytes) does not fit the \(reserve) bytes reserved for it")
     }

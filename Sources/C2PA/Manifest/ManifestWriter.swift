@@ -64,8 +64,7 @@ public struct ManifestWriter: Sendable {
     /// The size `signedStore` will have, without signing.
     public func storeSize(hardBinding: any Assertion) throws -> Int {
         try store(hardBinding: hardBinding) { _ in
-            try COSESign1.encodeUnsigned(chain: signer.certificateChain, algorithm: signer.algorithm,
-                                         tokenReserve: timeStamper?.tokenReserve)
+            try COSESign1.encodeUnsigned(signer: signer, tokenReserve: timeStamper?.tokenReserve)
         }.count
     }
 
