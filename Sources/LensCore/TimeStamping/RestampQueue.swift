@@ -7,8 +7,8 @@ import Synchronization
 /// restart or SIGKILL loses none; Restamping leaves a result it already updated as it is, so
 /// none is stamped twice. Worked through in order on a queue of its own: a TSA that does not
 /// answer is asked again after 0.5 s doubling to 8 s, and at once when a capture's own request
-/// went through.
-public final class RestampQueue: @unchecked Sendable {  // `pending` and `backoff` live on `queue`
+/// went through; meanwhile `isWaitingForTSA` lets captures skip the TSA.
+public final class RestampQueue: @unchecked Sendable {  // `pending`, `backoff`, `generation`, `stopped` live on `queue`
     struct Record: JournalRecord {
         var name: String
         var uid: UInt32
