@@ -38,8 +38,9 @@ extension LensService {
             session.failed(.enrollment(identity.problem ?? "the device has no usable identity"))
             return
         }
+        let (timeStamping, skipped) = captureTimeStamping
         let signing = PhotoSigning(signer: signer, generator: Self.generator,
-                                   includeThumbnail: configuration.includeThumbnail, timeStamping: configuration.timeStamping)
+                                   includeThumbnail: configuration.includeThumbnail, timeStamping: timeStamping)
         let store = store, outbox = outbox, restamp = restamp
         handedToSigning = true
         let done = done.map(LoopBound.init)
@@ -55,7 +56,7 @@ extension LensService {
             let stored = signed.flatMap { photo in
                 Result { try store.store(parts: [photo.jpeg], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg") }
             }
-            let timeStamp = Self.timeStampOutcome(of: signed.map(\.timeStamp))
+            let timeStamp = skipped ?? Self.timeStampOutcome(of: signed.map(\.timeStamp))
             let kept = try? stored.get()
             // Queued for a later time-stamp before its owner hears of it: a crash loses nothing.
             if kept != nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }

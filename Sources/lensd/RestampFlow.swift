@@ -59,6 +59,16 @@ final class RestampFlow: @unchecked Sendable {
 }
 
 extension LensService {
+    /// What a capture signs with now, and the outcome to report when it does not ask a TSA: while
+    /// the re-stamp queue waits for a TSA that did not answer, a capture does not wait too (up to
+    /// tsa-timeout per TSA) — it is signed at once and queued with the others.
+    var captureTimeStamping: (timeStamping: TimeStamping?, skipped: TimeStamping.Outcome?) {
+        guard let restamp, restamp.queue.isWaitingForTSA else { return (configuration.timeStamping, nil) }
+        return (nil, .unstamped(reason: "the last request went unanswered; queued until a TSA answers"))
+    }
+}
+
+extension LensService {
     /// Loop thread: what became of a queued result.
     func restampFinished(_ event: RestampQueue.Event) {
         switch event {

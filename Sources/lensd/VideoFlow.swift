@@ -176,7 +176,7 @@ extension LensService {
                         session: LoopBound<Session>?, recovered: Bool) {
         // A certificate that expired while recording would sign a manifest no validator accepts.
         let usable = identity.state(at: Date()) == .enrolled
-        let timeStamping = configuration.timeStamping
+        let (timeStamping, skipped) = captureTimeStamping
         let signing = identity.signer.map { VideoSigning(signer: $0, generator: Self.generator, timeStamping: timeStamping) }
         let problem = identity.problem ?? "the device certificate expired before the recording could be signed"
         let store = store, outbox = outbox, restamp = restamp
@@ -193,7 +193,7 @@ extension LensService {
                 signingResult = .failure(error)
                 unsignedReason = LensError.from(error).busError.message
             }
-            let timeStamp = Self.timeStampOutcome(of: signingResult)
+            let timeStamp = skipped ?? Self.timeStampOutcome(of: signingResult)
             // Under `timestamp = required` a recording the TSA could not stamp is not kept.
             let published = Result { () throws -> StoredResult in
                 if case .failure(let unstamped as TimeStamping.Unavailable) = signingResult { throw unstamped }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Tests/oracle/local_tsa.py as a running RFC 3161 TSA on 127.0.0.1: started here, ready once
-/// it prints its URL, stopped by its PID when this object goes (or by `stop()`).
+/// it prints its URL, stopped by its PID when this object goes (or by `stop()`) — and in any case
+/// when this process ends: it exits when the pipe on its stdin closes.
 public final class LocalTSA {
     /// How the TSA answers from the next request on (local_tsa.py --mode-file).
     public enum Mode: String {
@@ -16,6 +17,8 @@ public final class LocalTSA {
     private let directory: URL
     private let modeFile: URL
     private var process: Process?
+    /// Its stdin: open while this object lives, closed by the kernel when this process dies.
+    private var lifeline: Pipe?
 
     /// `port`: nil takes a free one; give the old one's to bring a stopped TSA back at its URL.
     /// `expired`: the TSA's certificate expired long ago.
@@ -24,11 +27,13 @@ public final class LocalTSA {
         root = directory.appendingPathComponent("tsa_root.pem")
         modeFile = directory.appendingPathExtension("mode")
         var arguments = [TestTools.oracleDir.appendingPathComponent("local_tsa.py").path, directory.path,
-                         "--mode-file", modeFile.path]
+                         "--mode-file", modeFile.path, "--exit-with-stdin"]
         if let port { arguments += ["--port", String(port)] }
         if expired { arguments.append("--expired") }
-        let (process, url) = try Self.start(arguments)
+        let lifeline = Pipe()
+        let (process, url) = try Self.start(arguments, stdin: lifeline)
         self.process = process
+        self.lifeline = lifeline
         self.url = url
     }
 
@@ -50,14 +55,16 @@ public final class LocalTSA {
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         self.process = nil
+        lifeline = nil
     }
 
     deinit { stop() }
 
-    private static func start(_ arguments: [String]) throws -> (Process, String) {
+    private static func start(_ arguments: [String], stdin: Pipe) throws -> (Process, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try TestTools.python())
         process.arguments = arguments
+        process.standardInput = stdin
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

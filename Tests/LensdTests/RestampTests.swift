@@ -44,6 +44,20 @@ final class RestampTests: TimeStampTestCase {
         XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
     }
 
+    /// A TSA that does not answer in time costs the first capture its tsa-timeout; the next ones
+    /// do not wait for it again: they are signed at once and queued, and stamped once it answers.
+    func testWhileNoTSAAnswersCapturesDoNotWaitForIt() throws {
+        try tsa.delay(10)
+        let (c, session) = try capturingSession()
+        let names = try offlinePhotos(2, c, session)
+        XCTAssertTrue(daemon.log.contains("\(names[0]) signed and stored"), daemon.log)
+        XCTAssertTrue(daemon.log.contains("not time-stamped: the last request went unanswered"), daemon.log)
+        try tsa.set(.ok)
+        for name in names {
+            try c.waitForSignal("ResultUpdated", path: session, timeout: 60) { $0.arguments.first?.stringValue == name }
+        }
+    }
+
     /// Killed after the first of three is done, while the others wait on a slow TSA: after the
     /// restart every one is time-stamped, each with exactly one update manifest.
     func testASIGKILLWhileTheQueueRunsLosesNothingAndStampsNothingTwice() throws {

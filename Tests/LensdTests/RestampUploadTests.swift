@@ -13,6 +13,11 @@ final class RestampUploadTests: OutboxFlowTestCase {
         tsa = try LocalTSA(directory: tmp.file("tsa"))
     }
 
+    override func tearDown() {
+        super.tearDown()
+        tsa = nil
+    }
+
     override var daemonArguments: [String] {
         super.daemonArguments + ["--tsa-url", tsa.url, "--tsa-trust-anchor", tsa.root.path, "--tsa-timeout", "2"]
     }

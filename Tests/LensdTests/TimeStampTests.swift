@@ -15,6 +15,11 @@ class TimeStampTestCase: LensdTestCase {
         tsa = try LocalTSA(directory: tmp.file("tsa"))
     }
 
+    override func tearDown() {
+        super.tearDown()
+        tsa = nil
+    }
+
     override var daemonArguments: [String] {
         ["--camera", "synthetic", "--location", "optional", "--gpsd", "none", "--tsa-url", tsa.url,
          "--tsa-trust-anchor", tsa.root.path, "--tsa-timeout", "2", "--timestamp", policy]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """local_tsa.py - an RFC 3161 Time-Stamp Authority on 127.0.0.1 for lensd's tests.
 
-  local_tsa.py DIR [--port N] [--mode-file FILE] [--expired]
+  local_tsa.py DIR [--port N] [--mode-file FILE] [--expired] [--exit-with-stdin]
 
 Creates DIR/tsa_root.pem (self-signed CA, P-256) and DIR/tsa.pem/.key (leaf: EKU
 id-kp-timeStamping critical, KU digitalSignature critical) plus an `openssl ts` config, unless
@@ -15,6 +15,8 @@ first word: "ok" (or no file), "error" (HTTP 500), "delay SECONDS" (then answer)
 (half the reply), "wrong-imprint" / "wrong-nonce" (the query is changed before it is signed,
 so the token stamps other bytes / echoes another nonce). --expired: the TSA's certificates are
 made 800 days in the past (under faketime), so its signing certificate has expired.
+--exit-with-stdin: exit when stdin reaches its end, i.e. when the test that holds the other end
+of the pipe is gone, however it ended (a crashed test run leaves no TSA behind).
 """
 import argparse
 import http.server
@@ -22,6 +24,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 CNF = """
@@ -130,6 +133,7 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--mode-file")
     ap.add_argument("--expired", action="store_true")
+    ap.add_argument("--exit-with-stdin", action="store_true")
     a = ap.parse_args()
     d = os.path.abspath(a.dir)
     cnf = init(d, a.expired)
@@ -171,6 +175,12 @@ def main():
         def log_message(self, *args):
             pass
 
+    if a.exit_with_stdin:
+        def watch_stdin():
+            while sys.stdin.buffer.read(4096):
+                pass
+            os._exit(0)
+        threading.Thread(target=watch_stdin, daemon=True).start()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
     print(f"listening http://127.0.0.1:{server.server_address[1]}/", flush=True)
     server.serve_forever()

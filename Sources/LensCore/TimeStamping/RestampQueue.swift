@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Results signed while no TSA answered, waiting for one (`timestamp = when-online`). Each has a
 /// record in `<state>/restamp` (RecordJournal: written whole or not at all) from before its
@@ -6,8 +7,8 @@ import Foundation
 /// restart or SIGKILL loses none; Restamping leaves a result it already updated as it is, so
 /// none is stamped twice. Worked through in order on a queue of its own: a TSA that does not
 /// answer is asked again after 0.5 s doubling to 8 s, and at once when a capture's own request
-/// went through.
-public final class RestampQueue: @unchecked Sendable {  // `pending` and `backoff` live on `queue`
+/// went through; meanwhile `isWaitingForTSA` lets captures skip the TSA.
+public final class RestampQueue: @unchecked Sendable {  // `pending`, `backoff`, `generation`, `stopped` live on `queue`
     struct Record: JournalRecord {
         var name: String
         var uid: UInt32
@@ -31,6 +32,12 @@ public final class RestampQueue: @unchecked Sendable {  // `pending` and `backof
     private var backoff = ReconnectBackoff()
     /// Bumped by every attempt, so a retry timer an earlier failure set does nothing once stale.
     private var generation = 0
+    private let waiting = Atomic<Bool>(false)
+    private var stopped = false
+
+    /// Any thread: the last attempt found no TSA answering, and the queue waits to try again.
+    /// Captures need not wait for a TSA meanwhile: they are signed at once and queued.
+    public var isWaitingForTSA: Bool { waiting.load(ordering: .relaxed) }
 
     public init(directory: String, restamping: @escaping @Sendable () -> Restamping?, store: ResultStore,
                 onEvent: @escaping @Sendable (Event) -> Void, onDamagedRecord: (String, Error) -> Void) throws {
@@ -42,10 +49,12 @@ public final class RestampQueue: @unchecked Sendable {  // `pending` and `backof
         if !pending.isEmpty { queue.async { self.attempt() } }
     }
 
-    /// Any thread, before the owner hears of the result: queues it durably.
+    /// Any thread, before the owner hears of the result: queues it durably. Its capture found no
+    /// TSA answering, so the queue now waits for one.
     public func enqueue(name: String, uid: UInt32) throws {
         let record = Record(name: name, uid: uid, queued: Date())
         try journal.save(record)
+        waiting.store(true, ordering: .relaxed)
         queue.async {
             self.pending.append(record)
             if self.pending.count == 1 { self.attempt() }
@@ -54,6 +63,7 @@ public final class RestampQueue: @unchecked Sendable {  // `pending` and `backof
 
     /// A TSA just answered a capture's request: the waiting results need not wait for the timer.
     public func tsaAnswered() {
+        waiting.store(false, ordering: .relaxed)
         queue.async {
             self.backoff.reset()
             if !self.pending.isEmpty { self.attempt() }
@@ -62,34 +72,47 @@ public final class RestampQueue: @unchecked Sendable {  // `pending` and `backof
 
     public var count: Int { queue.sync { pending.count } }
 
-    /// Waits for the attempt under way, if any (tests, shutdown).
-    public func stop() { queue.sync {} }
+    /// Waits for the attempt under way, if any, and makes no more (shutdown). The records stay.
+    public func stop() { queue.sync { stopped = true } }
 
+    /// Works through the queue in order. No TSA answering stops the pass (the rest would fare no
+    /// better); a result that fails for a reason of its own goes after the others, so it holds
+    /// none of them up.
     private func attempt() {
+        guard !stopped else { return }
         generation += 1
+        var failedAlone: [Record] = []
+        defer {
+            pending += failedAlone
+            if !failedAlone.isEmpty { retryLater() }
+            // Nothing left to wait with: the next capture asks a TSA itself.
+            if pending.isEmpty { waiting.store(false, ordering: .relaxed) }
+        }
         while let record = pending.first {
+            // No usable device identity now (perhaps after an enrollment): try again later.
+            guard let restamping = restamping() else { return retryLater() }
             let event: Event
             do {
-                guard let restamping = restamping() else {
-                    retryLater()  // no usable device identity now: perhaps after an enrollment
-                    return
-                }
                 let (result, time) = try restamping.restamp(record.name, uid: record.uid, in: store)
                 event = .updated(result, time: time)
+            } catch is TimeStamping.Unavailable {
+                waiting.store(true, ordering: .relaxed)
+                return retryLater()
             } catch let impossible as Restamping.Impossible {
                 event = .dropped(name: record.name, uid: record.uid, reason: impossible.description)
             } catch let storage as StorageError where storage.kind == .notFound {
                 event = .dropped(name: record.name, uid: record.uid, reason: "the result was deleted before a TSA answered")
             } catch {
-                retryLater()
-                return
+                failedAlone.append(pending.removeFirst())
+                continue
             }
             do { try journal.remove(record.name) } catch {
-                retryLater()
-                return
+                failedAlone.append(pending.removeFirst())
+                continue
             }
             pending.removeFirst()
             backoff.reset()
+            if case .updated = event { waiting.store(false, ordering: .relaxed) }
             onEvent(event)
         }
     }

@@ -8,18 +8,7 @@ import XCTest
 /// A photo and a video signed while no TSA answered are time-stamped later by an update manifest
 /// (`c2pa.ingredient.v3` parentOf + `c2pa.time-stamp`), replacing the stored file: c2pa-python
 /// accepts it today and two years on, when the unstamped original has turned Invalid.
-final class RestampingTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-    private var pki: TestPKI!
-    private var tsa: LocalTSA!
-    private var store: ResultStore!
-
-    override func setUpWithError() throws {
-        directory = try TemporaryDirectory(prefix: "lensd-restamp")
-        pki = try TestPKI.make(in: directory.file("pki"))
-        tsa = try LocalTSA(directory: directory.file("tsa"))
-        store = try ResultStore(directory: directory.file("results"))
-    }
+final class RestampingTests: RestampTestCase {
 
     func testAnOfflinePhotoIsTimeStampedLaterAndOutlivesItsCertificate() throws {
         let signed = try offlinePhoto()
@@ -127,25 +116,5 @@ final class RestampingTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.file("results/1000").path)
             .filter { $0.hasPrefix(".tmp-") }, [], line: line)
         return updated
-    }
-
-    private let generator = ClaimGeneratorInfo(name: "lensd-tests", version: "0")
-
-    /// A photo signed as lensd signs one while no TSA answers.
-    private func offlinePhoto() throws -> [UInt8] {
-        let jpeg = Array(try Data(contentsOf: try TestJPEG.make(at: directory.file("frame.jpg"))))
-        let photo = CapturedPhoto(jpeg: jpeg, thumbnail: [], width: 640, height: 480, captureTime: Date(), make: "lensd",
-                                  model: "test camera", isSynthetic: true, digitalZoomRatio: nil, frameNumber: 1)
-        return try PhotoSigning(signer: try signer(), generator: generator).sign(photo, location: nil).jpeg
-    }
-
-    private func signer() throws -> KeySigner {
-        try KeySigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8), chainPEM: try String(contentsOf: pki.chain, encoding: .utf8))
-    }
-
-    private func restamping() throws -> Restamping {
-        let root = { (url: URL) in try Certificate.parsePEM(try String(contentsOf: url, encoding: .utf8))[0] }
-        return Restamping(client: TSAClient(urls: [tsa.url], anchors: [try root(tsa.root)]), signer: try signer(),
-                          generator: generator, trustAnchors: [try root(pki.root)])
     }
 }

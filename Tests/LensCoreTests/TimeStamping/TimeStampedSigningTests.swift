@@ -24,6 +24,11 @@ final class TimeStampedSigningTests: XCTestCase {
                               model: "test camera", isSynthetic: true, digitalZoomRatio: nil, frameNumber: 1)
     }
 
+    override func tearDown() {
+        tsa = nil
+        directory = nil
+    }
+
     func testAStampedPhotoStaysTrustedAfterTheDeviceCertificateExpiresAndAnUnstampedOneDoesNot() throws {
         let stamped = try signing(.whenOnline).sign(photo, location: nil)
         guard case .stamped(let genTime)? = stamped.timeStamp else { return XCTFail("not stamped: \(String(describing: stamped.timeStamp))") }
