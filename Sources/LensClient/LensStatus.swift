@@ -5,7 +5,7 @@ import LensBus
 public struct LensStatus: Sendable, Equatable {
     public var version: String
     public var cameraPresent: Bool
-    /// "enrolled", "missing", "expired" or "invalid".
+    /// "enrolled", "missing", "expired", "invalid" or "revoked" (its CA says so over OCSP).
     public var enrollmentState: String
     /// When the device certificate expires; nil when there is none.
     public var certificateNotAfter: Date?

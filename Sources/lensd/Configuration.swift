@@ -76,6 +76,11 @@ struct Configuration {
     var tsaTimeout: Duration = .seconds(5)
     /// nil: the default, which depends on tsa-url.
     var timestampPolicy: TimeStampPolicy?
+    /// Checking the device certificate's revocation (see Configuration+Revocation); nil: the
+    /// default, which depends on ocsp-url and the certificate.
+    var ocspPolicy: RevocationPolicy?
+    var ocspURL: String?
+    var ocspInterval: Duration = .seconds(3600)
 
     static let usage = """
     usage: lensd [--check-config] [--bus system|session|ADDRESS] [--config FILE] [--state-dir DIR]
@@ -95,7 +100,7 @@ struct Configuration {
         "video-max-duration", "video-max-bytes", "log-level",
         "upload-url", "upload-auth-file", "upload-ca", "upload-max-bytes", "upload-keep", "upload-retry-max",
         "face-cascade",
-    ] + timeStampingKeys
+    ] + timeStampingKeys + revocationKeys
 
     /// Reads the file named by `--config` (default /etc/lensd/lensd.conf; a missing default file
     /// is fine, a missing named one is not), then applies the command line.
@@ -246,6 +251,7 @@ struct Configuration {
             uploadKeep = flag
         case "upload-retry-max": uploadRetryMax = .seconds(try Self.seconds(key, value, 1...86_400))
         case _ where Self.timeStampingKeys.contains(key): try applyTimeStamping(key: key, value: value)
+        case _ where Self.revocationKeys.contains(key): try applyRevocation(key: key, value: value)
         default:
             let hint = KeySuggestion.nearest(to: key, among: Self.keys).map { " — did you mean \($0)?" } ?? ""
             throw ConfigurationError("unknown setting \(key)\(hint)")

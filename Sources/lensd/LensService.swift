@@ -27,6 +27,8 @@ final class LensService: @unchecked Sendable {
     var restamp: RestampFlow?
     /// Under `timestamp = required`: whether a TSA answers.
     private(set) var timeStampWatch: TimeStampWatch?
+    /// Over the current identity's certificate, when its revocation is checked (ocsp).
+    private(set) var revocationWatch: RevocationWatch?
 
     /// Per camera, the last state its thread reported.
     private(set) var cameraStates: [CameraState]
@@ -90,6 +92,8 @@ final class LensService: @unchecked Sendable {
             timeStampWatch = watch
             conditions.timestampProblem = watch.problem
         }
+        revocationWatch = makeRevocationWatch()
+        conditions.enrolled = conditions.enrolled && revocationWatch?.problem == nil
     }
 
     // MARK: Start and stop
@@ -105,6 +109,7 @@ final class LensService: @unchecked Sendable {
         }
         conditions.locationSourceProblem = locationSourceProblem
         timeStampWatch?.start()
+        revocationWatch?.start()
         announceEvictions()
         announceRenewal(enrollmentState, now: Date())
         recoverInterruptedRecordings()
@@ -200,6 +205,7 @@ final class LensService: @unchecked Sendable {
         outbox?.stop()
         restamp?.stop()
         timeStampWatch?.stop()
+        revocationWatch?.stop()
     }
 
     // MARK: Sessions
@@ -284,7 +290,7 @@ final class LensService: @unchecked Sendable {
     }
 
     func disabledReasonDetails(for session: Session) -> [DisabledReason: String] {
-        conditions.explanations(accuracy: session.maximumLocationAccuracy, enrollmentProblem: identity.problem)
+        conditions.explanations(accuracy: session.maximumLocationAccuracy, enrollmentProblem: signingProblem)
     }
 
     /// Why there is no location source to wait for a fix from, if so.
@@ -309,11 +315,54 @@ final class LensService: @unchecked Sendable {
     func reloadIdentity() {
         identity = DeviceIdentity.load(configuration.identityConfiguration)
         renewalAnnounced = false
+        revocationWatch?.stop()
+        revocationWatch = makeRevocationWatch()
+        revocationWatch?.start()
         if let client = configuration.timeStamping?.client { restamp?.identityChanged(identity, client: client) }
         try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
                                        changed: ["CertificateNotAfter": Wire.time(identity.certificateNotAfter),
                                                  "CertificateRenewAfter": Wire.time(certificateRenewAfter)],
                                        destination: nil)
+        refreshConditions()
+    }
+
+    /// What signs captures now: the identity's signer with its certificate's latest good OCSP
+    /// answer stapled; nil when there is none, and once the certificate is revoked (or, under
+    /// `ocsp = required`, while no responder has confirmed it).
+    var signer: (any ClaimSigner)? {
+        guard let base = identity.signer, revocationWatch?.problem == nil else { return nil }
+        guard let staple = revocationWatch?.staple(at: Date()) else { return base }
+        return StapledSigner(base, ocspResponses: [staple])
+    }
+
+    /// Why `signer` is nil.
+    var signingProblem: String? {
+        revocationWatch?.problem ?? identity.problem
+    }
+
+    /// The OCSP watch over the current certificate; nil when its revocation is not checked.
+    private func makeRevocationWatch() -> RevocationWatch? {
+        guard let check = configuration.revocationCheck(for: identity.certificate) else { return nil }
+        return RevocationWatch(identity: identity, client: check.client, policy: check.policy, interval: configuration.ocspInterval,
+                               loop: loop) { [weak self] _ in self?.revocationChanged() }
+    }
+
+    /// A revoked certificate signs nothing more: every session is told, a recording under way is
+    /// stopped and kept unsigned.
+    private func revocationChanged() {
+        guard let watch = revocationWatch else { return }
+        switch watch.finding {
+        case .good(let status):
+            Log.info("the device certificate is not revoked (OCSP answer of \(status.producedAt.ISO8601Format()))")
+        case .revoked:
+            let problem = watch.problem ?? "the device certificate was revoked"
+            Log.error("capture disabled (enrollment): \(problem)")
+            for session in sessions.values { session.failed(.enrollment(problem)) }
+            recording?.stopRequested.store(true, ordering: .relaxed)
+        case .unavailable(let why):
+            Log.warning("OCSP: \(why); " + (watch.policy == .required ? "capture disabled (ocsp = required)" : "capture goes on"))
+        case .unchecked: break
+        }
         refreshConditions()
     }
 
@@ -336,7 +385,8 @@ final class LensService: @unchecked Sendable {
 
     func refreshConditions() {
         let now = Date()
-        let enrollment = identity.state(at: now)
+        var enrollment = identity.state(at: now)
+        if enrollment == .enrolled, revocationWatch?.isRevoked == true { enrollment = .revoked }
         announceRenewal(enrollment, now: now)
         if enrollment != enrollmentState {
             enrollmentState = enrollment
@@ -349,7 +399,7 @@ final class LensService: @unchecked Sendable {
             try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
                                            changed: ["EnrollmentState": .string(enrollment.rawValue)], destination: nil)
         }
-        conditions.enrolled = enrollment == .enrolled
+        conditions.enrolled = enrollment == .enrolled && revocationWatch?.problem == nil
         let cameraAvailable = !rig.isEmpty && cameraConnected
         if cameraAvailable != conditions.cameraAvailable {
             try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,

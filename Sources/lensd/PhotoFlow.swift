@@ -34,8 +34,8 @@ extension LensService {
             session.failed(.captureDisabled("the location fix was lost before the photo could be signed"))
             return
         }
-        guard let signer = identity.signer else {
-            session.failed(.enrollment(identity.problem ?? "the device has no usable identity"))
+        guard let signer else {
+            session.failed(.enrollment(signingProblem ?? "the device has no usable identity"))
             return
         }
         let (timeStamping, skipped) = captureTimeStamping

@@ -177,8 +177,8 @@ extension LensService {
         // A certificate that expired while recording would sign a manifest no validator accepts.
         let usable = identity.state(at: Date()) == .enrolled
         let (timeStamping, skipped) = captureTimeStamping
-        let signing = identity.signer.map { VideoSigning(signer: $0, generator: Self.generator, timeStamping: timeStamping) }
-        let problem = identity.problem ?? "the device certificate expired before the recording could be signed"
+        let signing = signer.map { VideoSigning(signer: $0, generator: Self.generator, timeStamping: timeStamping) }
+        let problem = signingProblem ?? "the device certificate expired before the recording could be signed"
         let store = store, outbox = outbox, restamp = restamp
         captureStarted()
         signingWorker.submit { [weak self] in

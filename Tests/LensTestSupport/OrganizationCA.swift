@@ -108,11 +108,14 @@ public struct OrganizationCA {
         return [UInt8](try Data(contentsOf: output))
     }
 
-    /// A real OCSP responder (`openssl ocsp -port`) for this CA on 127.0.0.1:`port`; it reads the
-    /// index again when `revoke` changes it.
-    public func ocspResponder(port: UInt16, logPath: String) throws -> ServerProcess {
-        ServerProcess(["openssl", "ocsp", "-port", "127.0.0.1:\(port)", "-ignore_err", "-nmin", "60"] + (try responderArguments()),
-                      name: "openssl ocsp", logPath: logPath)
+    /// A real OCSP responder (`openssl ocsp -port`) for this CA on `port`, started; it reads the
+    /// index again when `revoke` changes it. It serves one connection at a time, so it is ready
+    /// when it says so, not when a probe connects (a probe would hold it up).
+    public func startOCSPResponder(port: UInt16, logPath: String) throws -> ServerProcess {
+        let server = ServerProcess(["/usr/bin/openssl", "ocsp", "-port", String(port), "-ignore_err", "-nmin", "60"]
+                                   + (try responderArguments()), name: "openssl ocsp", logPath: logPath)
+        try server.start { server.log.contains("waiting for OCSP client connections") }
+        return server
     }
 
     /// Answers are signed by a responder the CA delegated (OCSPSigning), as c2pa-rs insists for a

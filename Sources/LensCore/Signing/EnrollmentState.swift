@@ -9,4 +9,6 @@ public enum EnrollmentState: String, Sendable {
     /// Something is there but unusable: unparsable, a key of another certificate, a certificate
     /// C2PA validators refuse, a chain that does not verify, a key readable by other users.
     case invalid
+    /// Its CA's OCSP responder says the certificate is revoked: nothing is signed any more.
+    case revoked
 }

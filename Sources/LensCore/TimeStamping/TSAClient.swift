@@ -48,25 +48,7 @@ public struct TSAClient: Sendable {
     static let responseLimit = 256 << 10
 
     private func post(_ body: [UInt8], to url: String) throws -> [UInt8] {
-        let transfer = try CurlTransfer(url: url, caFile: caFile)
-        let curl = transfer.curl
-        var headers: UnsafeMutablePointer<curl_slist>?
-        headers = curl_slist_append(headers, "Content-Type: application/timestamp-query")
-        defer { curl_slist_free_all(headers) }
-        var response = lens_curl_buffer(data: nil, length: 0, limit: Self.responseLimit)
-        defer { free(response.data) }
-        let milliseconds = max(1, Int(timeout / .milliseconds(1)))
-        let status = try withUnsafeMutablePointer(to: &response) { buffer in
-            try transfer.set([
-                lens_curl_post_body(curl, body, Int64(body.count)),
-                lens_curl_set_headers(curl, headers),
-                lens_curl_collect_response(curl, buffer),
-                lens_curl_set_long(curl, CURLOPT_TIMEOUT_MS, milliseconds),
-            ])
-            return try transfer.perform()
-        }
-        guard status == 200 else { throw CryptoError(operation: "time-stamp request", reason: "the TSA answered HTTP \(status)") }
-        guard let data = response.data else { throw CryptoError(operation: "time-stamp request", reason: "the TSA answered nothing") }
-        return Array(UnsafeBufferPointer(start: data, count: response.length))
+        try CurlTransfer.post(body, to: url, contentType: "application/timestamp-query", caFile: caFile, timeout: timeout,
+                              limit: Self.responseLimit, server: "the TSA")
     }
 }
