@@ -54,34 +54,14 @@ final class PreviewView {
         shutter.isVisible = false
         root.addLayer(shutter)
 
-        zoomIndicator.addCSSClass("indicator")
-        zoomIndicator.setAlign(horizontal: .end, vertical: .start)
-        zoomIndicator.receivesPointer = false
-        zoomIndicator.setAccessibleDescription(tr("Zoom factor"))
-        root.addLayer(zoomIndicator)
-
-        recordingTime.addCSSClass("recording-time")
-        recordingTime.setAlign(horizontal: .center, vertical: .start)
-        recordingTime.receivesPointer = false
-        recordingTime.isVisible = false
-        recordingTime.setAccessibleDescription(tr("Recording duration"))
-        root.addLayer(recordingTime)
-
-        instruction.addCSSClass("instruction")
-        instruction.setAlign(horizontal: .center, vertical: .start)
-        instruction.receivesPointer = false
-        instruction.isVisible = false
-        instruction.setAccessibleDescription(tr("Face capture instruction"))
-        root.addLayer(instruction)
-
-        reasons.addCSSClass("reasons")
+        addLabelLayer(zoomIndicator, css: "indicator", horizontal: .end, vertical: .start, shown: true, describedAs: tr("Zoom factor"))
+        addLabelLayer(recordingTime, css: "recording-time", horizontal: .center, vertical: .start,
+                      describedAs: tr("Recording duration"))
+        addLabelLayer(instruction, css: "instruction", horizontal: .center, vertical: .start,
+                      describedAs: tr("Face capture instruction"))
         reasons.setWrap(true)
         reasons.setJustifyCenter()
-        reasons.setAlign(horizontal: .center, vertical: .end)
-        reasons.receivesPointer = false
-        reasons.isVisible = false
-        reasons.setAccessibleDescription(tr("Why capture is disabled"))
-        root.addLayer(reasons)
+        addLabelLayer(reasons, css: "reasons", horizontal: .center, vertical: .end, describedAs: tr("Why capture is disabled"))
 
         picture.add(ClickGesture { [unowned self] x, y in clicked(x: x, y: y) })
         picture.add(PinchGesture(began: { [unowned self] in
@@ -95,6 +75,17 @@ final class PreviewView {
                                      currentFactor: zoomFactor, maximum: maximumZoom))
             return true
         })
+    }
+
+    /// A text over the picture that clicks go through.
+    private func addLabelLayer(_ label: Label, css: String, horizontal: Widget.Align, vertical: Widget.Align, shown: Bool = false,
+                               describedAs description: String) {
+        label.addCSSClass(css)
+        label.setAlign(horizontal: horizontal, vertical: vertical)
+        label.receivesPointer = false
+        label.isVisible = shown
+        label.setAccessibleDescription(description)
+        root.addLayer(label)
     }
 
     func show(_ frame: Texture) {
