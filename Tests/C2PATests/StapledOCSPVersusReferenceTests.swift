@@ -13,7 +13,8 @@ final class StapledOCSPVersusReferenceTests: XCTestCase {
     private var pki: TestPKI!
     private var leafPEM = ""
     private var request: OCSPRequest!
-    private let ocspCodes: Set<String> = [StatusCode.ocspNotRevoked, StatusCode.ocspRevoked, StatusCode.ocspUnknown]
+    private let ocspCodes: Set<String> = [StatusCode.ocspNotRevoked, StatusCode.ocspRevoked, StatusCode.ocspUnknown,
+                                          StatusCode.ocspSkipped]
 
     override func setUpWithError() throws {
         tmp = try TemporaryDirectory()
@@ -61,6 +62,14 @@ final class StapledOCSPVersusReferenceTests: XCTestCase {
 
     /// c2pa-rs 0.91.3 reports the revocation as a failure beside the chain's trust, which it still
     /// evaluates: the file is Invalid, its signer still listed as trusted.
+    func testWithoutAResponseRevocationIsSkipped() throws {
+        let input = try TestJPEG.make(at: tmp.file("plain-in.jpg"))
+        try LensdSigning.sign(input, into: tmp.file("plain.jpg"), pki: pki)
+        let report = try assertVerifiersAgree(on: tmp.file("plain.jpg"), anchors: [pki.root], expect: "Trusted", "no response",
+                                              alsoComparing: ocspCodes)
+        XCTAssertTrue(report.statuses.contains { $0.code == StatusCode.ocspSkipped && $0.kind == .informational })
+    }
+
     func testARevokedResponseMakesTheFileInvalid() throws {
         try ca.revoke(leafPEM)
         let response = try ca.ocspResponse(to: request.der, validMinutes: 60)

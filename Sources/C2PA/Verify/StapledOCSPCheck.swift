@@ -22,8 +22,12 @@ struct StapledOCSPCheck {
 
     /// What a usable response said; nil when there is none or it is ignored.
     func check(_ cose: COSESign1, chain: [Certificate], url: String, log: inout StatusLog) -> Revocation? {
-        guard let der = cose.unprotectedHeader[COSESign1.revocationLabel]?[COSESign1.ocspLabel]?.arrayValue?.first?.bytesValue,
-              let issuer = issuer(of: chain),
+        guard let der = cose.unprotectedHeader[COSESign1.revocationLabel]?[COSESign1.ocspLabel]?.arrayValue?.first?.bytesValue else {
+            // Nothing stapled, and verifiers here do not fetch: c2pa-rs says so.
+            log.add(.informational, StatusCode.ocspSkipped, "no stapled OCSP response; revocation not checked", url: url)
+            return nil
+        }
+        guard let issuer = issuer(of: chain),
               let response = try? StapledOCSPResponse(der: der, certificate: chain[0], issuer: issuer),
               let finding = finding(in: response),
               responderIsTrusted(response, signerChain: chain, signerIssuer: issuer) else { return nil }

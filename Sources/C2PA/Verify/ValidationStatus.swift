@@ -11,6 +11,7 @@ public enum StatusCode {
     public static let ocspNotRevoked = "signingCredential.ocsp.notRevoked"
     public static let ocspRevoked = "signingCredential.ocsp.revoked"
     public static let ocspUnknown = "signingCredential.ocsp.unknown"
+    public static let ocspSkipped = "signingCredential.ocsp.skipped"
     public static let actionMalformed = "assertion.action.malformed"
     public static let actionIngredientMismatch = "assertion.action.ingredientMismatch"
     public static let actionRedactionMismatch = "assertion.action.redactionMismatch"
