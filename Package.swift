@@ -32,7 +32,10 @@ let package = Package(
         .target(name: "LensCrypto", dependencies: ["COpenSSL"]),
         .target(name: "C2PA", dependencies: ["LensCrypto"]),
         .target(name: "LensBus", dependencies: ["CSystemd"]),
-        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11"]),
+        // JPEG decoding, encoding and scaling over libturbojpeg: its own module so that lensctl gets
+        // it without LensCore's libraries (curl, gps, v4l2, openh264), which cost its start-up ~6 ms.
+        .target(name: "LensImaging", dependencies: ["CTurboJPEG"]),
+        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "LensImaging", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11"]),
         .target(name: "LensClient", dependencies: ["LensBus", "LensFace"]),
         // Face detection and auto-capture: pure Swift, no C library (JPEG decoding stays with the caller).
         // Optimized in debug builds too: its pixel loops unoptimized score about one frame a second,
@@ -40,8 +43,8 @@ let package = Package(
         .target(name: "LensFace", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // Executables.
-        // LensCore for its JPEG decoder (detect-faces), LensFace for the detector and the instruction texts.
-        .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient", "LensCore", "LensFace"],
+        // LensImaging for its JPEG decoder (detect-faces), LensFace for the detector and the instruction texts.
+        .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient", "LensImaging", "LensFace"],
                           path: "clients/lensctl"),
         .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace"]),
         .executableTarget(name: "lensd", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto", "LensFace"]),

@@ -98,12 +98,13 @@ public struct OrganizationCA {
     }
 
     /// `openssl ocsp`'s answer to `request` (DER), from the CA's index;
-    /// `validMinutes` sets nextUpdate.
-    public func ocspResponse(to request: [UInt8], validMinutes: Int? = nil) throws -> [UInt8] {
+    /// `validMinutes` sets nextUpdate; `signedBy` another CA makes that CA's delegated responder
+    /// sign the answer (a responder this CA never delegated).
+    public func ocspResponse(to request: [UInt8], validMinutes: Int? = nil, signedBy responder: OrganizationCA? = nil) throws -> [UInt8] {
         let name = UUID().uuidString
         let input = directory.appendingPathComponent("\(name).ocsp-req"), output = directory.appendingPathComponent("\(name).ocsp-resp")
         try Data(request).write(to: input)
-        try Self.run(["openssl", "ocsp"] + (try responderArguments()) + ["-reqin", input.path, "-respout", output.path]
+        try Self.run(["openssl", "ocsp"] + (try responderArguments(signer: responder ?? self)) + ["-reqin", input.path, "-respout", output.path]
                      + (validMinutes.map { ["-nmin", String($0)] } ?? []))
         return [UInt8](try Data(contentsOf: output))
     }
@@ -120,14 +121,20 @@ public struct OrganizationCA {
 
     /// Answers are signed by a responder the CA delegated (OCSPSigning), as c2pa-rs insists for a
     /// stapled response; made on first use.
-    private func responderArguments() throws -> [String] {
+    private func responderArguments(signer responderCA: OrganizationCA? = nil) throws -> [String] {
+        let (signer, key) = try (responderCA ?? self).delegatedResponder()
+        return ["-index", directory.appendingPathComponent("index.txt").path, "-CA", root.path, "-rsigner", signer.path, "-rkey", key.path]
+    }
+
+    /// The delegated responder's certificate and key files, made on first use.
+    private func delegatedResponder() throws -> (certificate: URL, key: URL) {
         let signer = directory.appendingPathComponent("ocsp-responder.pem"), key = directory.appendingPathComponent("ocsp-responder.key")
         if !FileManager.default.fileExists(atPath: signer.path) {
             let responder = try issueLeaf(commonName: "OCSP responder", extensions: "ocsp_responder")
             try responder.key.write(to: key, atomically: true, encoding: .utf8)
             try responder.certificate.write(to: signer, atomically: true, encoding: .utf8)
         }
-        return ["-index", directory.appendingPathComponent("index.txt").path, "-CA", root.path, "-rsigner", signer.path, "-rkey", key.path]
+        return (signer, key)
     }
 
     public static func run(_ argv: [String]) throws {

@@ -4,7 +4,7 @@ reference no longer writes but must still read (hand-written CBOR), for lensd's 
 
 Usage:
   rewrite_manifest.py IN OUT --key PKCS8_PEM [--indefinite-cbor] [--explicit-nulls] [--relative-uris]
-                      [--plain-bmff-hash] [--cawg-identity CERT_PEM]
+                      [--plain-bmff-hash] [--cawg-identity CERT_PEM] [--actions JSON]
 
 --indefinite-cbor  the claim's claim_generator_info becomes an indefinite-length map and its
                    created_assertions an indefinite-length array (what older c2pa-rs wrote)
@@ -14,6 +14,9 @@ Usage:
 --plain-bmff-hash  an MP4's c2pa.hash.bmff.v2/.v3 becomes the v1 `c2pa.hash.bmff`: relabelled,
                    and its hash taken over the root boxes without their offsets (standard
                    exclusions only: ftyp, free, skip, mfra, the C2PA uuid box)
+--actions JSON     the c2pa.actions(.v2) assertion's "actions" array becomes JSON (a list of
+                   action maps; a map {"url": U, "hash": HEX} is written as a hashed URI, its hash
+                   as bytes), for the action rules c2pa-rs checks
 --cawg-identity    adds a CAWG identity assertion (cawg.identity, sig_type cawg.x509.cose) whose
                    COSE_Sign1 over the signer payload (referencing the hard binding) is signed with
                    --key, x5chain = CERT_PEM alone (the room in the pad allows one certificate)
@@ -26,6 +29,7 @@ and MP4 (C2PA uuid box) inputs. Exit 1 with a message on failure.
 """
 import argparse
 import hashlib
+import json
 import struct
 import sys
 
@@ -181,6 +185,24 @@ def add_identity(assertions, claim, key, cert_pem):
     claim.setdefault(listing, []).append({"url": "self#jumbf=c2pa.assertions/cawg.identity", "hash": b""})
 
 
+def hashed_uris(v):
+    """JSON → CBOR values: {"url", "hash": hex} maps become hashed URIs with byte hashes."""
+    if isinstance(v, dict):
+        if set(v) == {"url", "hash"} and isinstance(v["hash"], str):
+            return {"url": v["url"], "hash": bytes.fromhex(v["hash"])}
+        return {k: hashed_uris(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [hashed_uris(x) for x in v]
+    return v
+
+
+def replace_actions(assertions, actions):
+    box = next(b for b in assertions.children[1:] if b.label.split("__")[0] in ("c2pa.actions", "c2pa.actions.v2"))
+    m = cbor2.loads(box.content().payload)
+    m["actions"] = hashed_uris(actions)
+    box.content().payload = enc(m)
+
+
 def sign(key, alg, message):
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.asymmetric import ec, padding
@@ -206,6 +228,7 @@ def main(argv=None):
     ap.add_argument("--relative-uris", action="store_true")
     ap.add_argument("--plain-bmff-hash", action="store_true")
     ap.add_argument("--cawg-identity", metavar="CERT_PEM")
+    ap.add_argument("--actions", metavar="JSON")
     a = ap.parse_args(argv)
     from cryptography.hazmat.primitives import serialization
     key = serialization.load_pem_private_key(open(a.key, "rb").read(), password=None)
@@ -231,6 +254,9 @@ def main(argv=None):
                     for k in ("length", "version", "flags", "exact", "subset"):
                         ex.setdefault(k, None)
                 box.content().payload = enc(m)
+
+    if a.actions is not None:
+        replace_actions(assertions, json.loads(a.actions))
 
     renamed = {}
     if a.plain_bmff_hash:

@@ -1,5 +1,5 @@
 import Foundation
-import LensCore
+import LensImaging
 import LensFace
 
 /// `lensctl detect-faces IMAGE… [--cascade XML] [--json]`: LensFace's detector on JPEG files,

@@ -47,6 +47,8 @@ struct VerifyJSON: Encodable {
         var time: Date?
         /// With `time`: the TSA certificate's subject.
         var time_stamp_authority: String?
+        /// What a usable OCSP response stapled to the signature says.
+        var ocsp: OCSP?
 
         init(_ signer: SignerSummary) {
             issuer = signer.subject.organization
@@ -57,6 +59,27 @@ struct VerifyJSON: Encodable {
             cert_not_after = signer.notAfter
             time = signer.timeStamp
             time_stamp_authority = signer.timeStampAuthority?.oneLine
+            ocsp = signer.revocation.map(OCSP.init)
+        }
+    }
+
+    struct OCSP: Encodable {
+        /// "not_revoked", "revoked", or "revoked_after_signing" (after a time-stamped signing time).
+        var status: String
+        var source = "stapled"
+        var produced_at: Date
+        var revoked_at: Date?
+        var next_update: Date?
+
+        init(_ revocation: Revocation) {
+            switch revocation.finding {
+            case .notRevoked: status = "not_revoked"
+            case .revoked: status = "revoked"
+            case .silent: status = "revoked_after_signing"
+            }
+            produced_at = revocation.producedAt
+            if case .revoked(let at, _)? = revocation.verdict { revoked_at = at }
+            next_update = revocation.answer?.nextUpdate
         }
     }
 

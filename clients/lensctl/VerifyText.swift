@@ -22,6 +22,7 @@ enum HumanReport {
         if let signer = report.signer {
             lines.append("  signer:  \(signer.subject.oneLine) (issued by \(signer.issuer.oneLine))")
             lines.append("  time:    " + timeStampLine(signer))
+            if let revocation = signer.revocation { lines.append("  OCSP:    " + revocationLine(revocation)) }
         }
         if let when = report.captureTime { lines.append("  when:    \(when)") }
         if let location = report.location {
@@ -48,6 +49,18 @@ enum HumanReport {
         return "time-stamped \(Output.iso8601(stamp)) by \(signer.timeStampAuthority?.oneLine ?? "an unnamed TSA")"
     }
 
+    /// What the OCSP response stapled to the signature says about the signer's certificate.
+    static func revocationLine(_ revocation: Revocation) -> String {
+        let produced = Output.iso8601(revocation.producedAt)
+        var revokedAt = ""
+        if case .revoked(let at, _)? = revocation.verdict { revokedAt = " at \(Output.iso8601(at))" }
+        switch revocation.finding {
+        case .notRevoked: return "not revoked as of \(produced) (stapled response)"
+        case .revoked: return "REVOKED\(revokedAt) (stapled response of \(produced))"
+        case .silent: return "revoked\(revokedAt), after the time-stamped signing time (stapled response of \(produced))"
+        }
+    }
+
     private static func manifestLines(_ manifest: ManifestSummary, role: String) -> [String] {
         var lines = ["", "\(role)\(manifest.isUpdate ? " (update)" : ""): \(manifest.label)"]
         if let generator = manifest.claimGenerator, !generator.isEmpty { lines.append("  claim generator: \(generator)") }
@@ -57,6 +70,7 @@ enum HumanReport {
             lines.append("  signed by:       \(signer.subject.oneLine) (\(signer.algorithm), issued by \(signer.issuer.oneLine))")
             lines.append("  certificate:     \(Output.iso8601(signer.notBefore)) – \(Output.iso8601(signer.notAfter))")
             lines.append("  time:            " + timeStampLine(signer))
+            if let revocation = signer.revocation { lines.append("  OCSP:            " + revocationLine(revocation)) }
         }
         for action in manifest.actions {
             let details = [action.when, action.digitalSourceType].compactMap { $0 }

@@ -15,7 +15,7 @@ public enum SigningCertificateProfile {
 
     /// c2pa-rs's reader accepts a leaf with one of these EKUs (`has_allowed_eku`); documentSigning
     /// and c2pa-kp-claimSigning alone are "certificate missing required EKU".
-    static let readerExtendedKeyUsages: Set<String> = [
+    public static let readerExtendedKeyUsages: Set<String> = [
         ExtendedKeyUsage.emailProtection, ExtendedKeyUsage.timeStamping, ExtendedKeyUsage.ocspSigning,
     ]
     /// A time-stamping or OCSP-signing certificate may have no other EKU.
@@ -27,10 +27,14 @@ public enum SigningCertificateProfile {
         "ecdsa-with-SHA256", "ecdsa-with-SHA384", "ecdsa-with-SHA512", "rsassaPss", "ED25519",
     ]
 
-    /// The first rule `leaf` breaks, or nil.
-    public static func violation(_ leaf: Certificate) -> Violation? {
+    /// The first rule `leaf` breaks, or nil. `allowedExtendedKeyUsages`: the leaf needs one of
+    /// them (c2pa-rs swaps in OCSPSigning alone for a stapled OCSP response's responder).
+    public static func violation(_ leaf: Certificate,
+                                 allowedExtendedKeyUsages: Set<String> = readerExtendedKeyUsages) -> Violation? {
         if let reason = profileViolation(leaf) { return Violation(description: reason, trustIsEvaluated: false) }
-        if let reason = extendedKeyUsageViolation(leaf) { return Violation(description: reason, trustIsEvaluated: true) }
+        if let reason = extendedKeyUsageViolation(leaf, allowed: allowedExtendedKeyUsages) {
+            return Violation(description: reason, trustIsEvaluated: true)
+        }
         return nil
     }
 
@@ -53,10 +57,13 @@ public enum SigningCertificateProfile {
         return nil
     }
 
-    private static func extendedKeyUsageViolation(_ leaf: Certificate) -> String? {
+    private static func extendedKeyUsageViolation(_ leaf: Certificate, allowed: Set<String>) -> String? {
         guard let usages = leaf.extendedKeyUsage, !usages.isEmpty else { return "certificate has no extended key usage" }
         if usages.contains(ExtendedKeyUsage.anyExtendedKeyUsage) { return "anyExtendedKeyUsage is not allowed" }
-        if readerExtendedKeyUsages.isDisjoint(with: usages) { return "certificate missing required EKU (emailProtection)" }
+        if allowed.isDisjoint(with: usages) {
+            let named = allowed == readerExtendedKeyUsages ? "emailProtection" : allowed.sorted().joined(separator: ", ")
+            return "certificate missing required EKU (\(named))"
+        }
         return nil
     }
 }

@@ -10,6 +10,8 @@ struct ManifestCheck {
     var timeStampAnchors: [Certificate] = []
     /// Manifest label → the time a `c2pa.time-stamp` assertion gives its signature.
     var assertedTimes: [String: TimeStampCheck.TrustedTime] = [:]
+    /// The store the manifests come from (c2pa.redacted actions name assertions in it).
+    var store: ManifestStore?
 
     struct Result {
         var manifest: ManifestSummary
@@ -40,6 +42,7 @@ struct ManifestCheck {
             log.add(.failure, StatusCode.claimSignatureMissing, "claim signature is missing", url: url)
         }
         verifyAssertions(manifest: manifest, claim: claim, result: &result, log: &log)
+        ActionsCheck(manifest: manifest, claim: claim, store: store).check(log: &log)
         if let asset { verifyBinding(manifest: manifest, claim: claim, asset: asset, amendedByUpdate: false, log: &log) }
         return result
     }

@@ -43,10 +43,11 @@ struct SignatureCheck {
         let stamp = ownStamp ?? assertedTime
         let stampTime = ownStamp?.time
         let signingTime = stamp?.time ?? now
+        let revocation = StapledOCSPCheck(anchors: anchors, now: now, signingTime: stampTime).check(cose, chain: chain, url: url, log: &log)
         // Like c2pa-rs, every check runs even after one fails, so a report lists all that is wrong.
         let summary = SignerSummary(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore,
                                     notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stamp?.time,
-                                    timeStampAuthority: stamp?.authority)
+                                    timeStampAuthority: stamp?.authority, revocation: revocation)
         let keyMatches = algorithm.matches(leaf.publicKey)
         let violation = keyMatches ? SigningCertificateProfile.violation(leaf) : nil
         if !keyMatches {

@@ -47,7 +47,8 @@ struct Check {
     mutating func verify(store: ManifestStore, asset: Asset, anchors: [Certificate], timeStampAnchors: [Certificate] = [], now: Date) {
         guard let active = store.activeManifest else { return }
         let assertedTimes = TimeStampAssertionCheck(anchors: anchors + timeStampAnchors).times(in: store, log: &log)
-        let validation = ManifestCheck(anchors: anchors, now: now, timeStampAnchors: timeStampAnchors, assertedTimes: assertedTimes)
+        let validation = ManifestCheck(anchors: anchors, now: now, timeStampAnchors: timeStampAnchors, assertedTimes: assertedTimes,
+                                       store: store)
         // An update manifest binds nothing itself: its parent's hard binding covers the asset, and
         // c2pa-rs reports that check with the active manifest's.
         let activeSummary = validation.check(active, asset: active.isUpdate ? nil : asset, log: &log)

@@ -40,6 +40,8 @@ public struct SignerSummary: Sendable {
     public var timeStamp: Date?
     /// Who vouches for `timeStamp`: the TSA certificate's subject.
     public var timeStampAuthority: DistinguishedName?
+    /// What a usable stapled OCSP response said; nil when there is none (or it was ignored).
+    public var revocation: Revocation? = nil
 }
 
 /// One manifest as `verify --detailed` shows it.

@@ -19,19 +19,23 @@ enum LensdSigning {
     }
 
     /// The manifest the daemon writes for a capture: created action and capture metadata.
-    static func writer(pki: TestPKI, metadata: CaptureMetadata, thumbnail: [UInt8]? = nil) throws -> ManifestWriter {
+    /// `ocspResponses` are stapled into the signature (StapledSigner), as a device that fetched them does.
+    static func writer(pki: TestPKI, metadata: CaptureMetadata, thumbnail: [UInt8]? = nil,
+                       ocspResponses: [[UInt8]] = []) throws -> ManifestWriter {
         var assertions: [any Assertion] = [ActionsAssertion(when: metadata.captureTime, digitalSourceType: .digitalCapture),
                                            MetadataAssertion(metadata)]
         if let thumbnail { assertions.append(ThumbnailAssertion(jpeg: thumbnail)) }
-        return ManifestWriter(generator: generator, assertions: assertions, signer: try signer(pki))
+        let base = try signer(pki)
+        return ManifestWriter(generator: generator, assertions: assertions,
+                              signer: ocspResponses.isEmpty ? base : StapledSigner(base, ocspResponses: ocspResponses))
     }
 
     /// Signs `input` into `output` (streaming, file to file) and returns what went into the manifest.
     @discardableResult
     static func sign(_ input: URL, into output: URL, pki: TestPKI, location: GeoLocation? = nil,
-                     chunkSize: Int = 65_000, thumbnail: [UInt8]? = nil) throws -> CaptureMetadata {
+                     chunkSize: Int = 65_000, thumbnail: [UInt8]? = nil, ocspResponses: [[UInt8]] = []) throws -> CaptureMetadata {
         let metadata = metadata(location: location)
-        let writer = try writer(pki: pki, metadata: metadata, thumbnail: thumbnail)
+        let writer = try writer(pki: pki, metadata: metadata, thumbnail: thumbnail, ocspResponses: ocspResponses)
         try JPEGSigner(writer: writer, chunkSize: chunkSize).sign(inputPath: input.path, outputPath: output.path)
         return metadata
     }

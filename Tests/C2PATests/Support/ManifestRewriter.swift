@@ -12,10 +12,12 @@ enum ManifestRewriter {
     }
 
     /// `identity`: also add a CAWG X.509 identity assertion signed with the PKI's leaf.
+    /// `actions` (JSON): the actions assertion's action list becomes it.
     @discardableResult
-    static func rewrite(_ input: URL, into output: URL, pki: TestPKI, _ shapes: [Shape], identity: Bool = false) throws -> URL {
+    static func rewrite(_ input: URL, into output: URL, pki: TestPKI, _ shapes: [Shape], identity: Bool = false,
+                        actions: String? = nil) throws -> URL {
         try TestTools.runOracle("rewrite_manifest.py", [input.path, output.path, "--key", pki.key.path] + shapes.map(\.rawValue)
-            + (identity ? ["--cawg-identity", pki.leaf.path] : []))
+            + (identity ? ["--cawg-identity", pki.leaf.path] : []) + (actions.map { ["--actions", $0] } ?? []))
         return output
     }
 }

@@ -9,9 +9,11 @@ extension XCTestCase {
     /// `expect` pins the reference's state too, so a tamper that both miss cannot pass. Where
     /// c2pa-rs raises instead of rating the file, lensd must rate it Invalid with a general.error.
     /// `daysAhead` moves both clocks: the reference runs under faketime, lensd's verifier is told the date.
+    /// `alsoComparing`: each of those codes is among the active manifest's success statuses on
+    /// both sides or on neither, and likewise among its informational ones.
     @discardableResult
     func assertVerifiersAgree(on file: URL, anchors: [URL], expect: String, _ context: String = "",
-                              daysAhead: Int = 0, line: UInt = #line) throws -> VerificationReport {
+                              daysAhead: Int = 0, alsoComparing codes: Set<String> = [], line: UInt = #line) throws -> VerificationReport {
         let reference = try ReferenceValidator.verdict(file: file, anchors: anchors,
                                                        clockOffset: daysAhead == 0 ? nil : "+\(daysAhead)d")
         let own = try LensdSigning.verify(file, anchors: anchors, now: Date().addingTimeInterval(Double(daysAhead) * 86_400))
@@ -27,6 +29,10 @@ extension XCTestCase {
             XCTAssertEqual(reference.validationState, expect, "\(context): reference \(reference.failureCodes)", line: line)
             XCTAssertEqual(own.state.rawValue, reference.validationState, "\(context): lensd \(own.failures)", line: line)
             XCTAssertEqual(ownFailures, Set(reference.failureCodes), context, line: line)
+            for (kind, theirs) in [(ValidationStatus.Kind.success, reference.success), (.informational, reference.informational)] {
+                XCTAssertEqual(Set(own.statuses.filter { $0.kind == kind }.map(\.code)).intersection(codes),
+                               Set(theirs).intersection(codes), "\(context): \(kind)", line: line)
+            }
             XCTAssertEqual(Set(own.ingredientFailures.map(\.code)), Set(reference.ingredientFailures), "\(context): ingredients",
                            line: line)
         }

@@ -3,7 +3,8 @@ import LensCrypto
 
 /// COSESign1(encoded:) on arbitrary bytes, then its algorithm, its x5chain certificates (parsed
 /// by LensCrypto), a signature check over an empty claim and chain building, as the verifier does,
-/// and the RFC 3161 token of a sigTst2 header (parse, CMS signature, imprint).
+/// the RFC 3161 token of a sigTst2 header (parse, CMS signature, imprint), and a stapled OCSP
+/// response (rVals.ocspVals) read against the x5chain's first two certificates.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -19,6 +20,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
        let token = try? TimeStampToken(der: der) {
         _ = token.signatureProblem()
         _ = token.imprintMatches(cose.signature)
+    }
+    if chain.count >= 2, let der = cose.unprotectedHeader["rVals"]?["ocspVals"]?.arrayValue?.first?.bytesValue,
+       let stapled = try? StapledOCSPResponse(der: der, certificate: chain[0], issuer: chain[1]) {
+        _ = (stapled.answers, stapled.producedAt, stapled.certificates.first?.extendedKeyUsage)
     }
     opensslThreadStop()  // frees OpenSSL's per-thread error-queue buffers: see fuzz-certificate
     return 0

@@ -2,9 +2,10 @@ import C2PA
 import Foundation
 import LensCrypto
 
-/// make-seed IN OUT --key KEY.pk8 --chain CHAIN.pem [--thumbnail]
+/// make-seed IN OUT --key KEY.pk8 --chain CHAIN.pem [--thumbnail] [--ocsp RESPONSE.der]
 /// Signs the JPEG or MP4 (by IN's extension) IN into OUT with lensd's engine (as the daemon does),
-/// for fuzz/make-seeds.sh. The thumbnail, when asked for, is IN itself (JPEG seeds are tiny).
+/// for fuzz/make-seeds.sh. The thumbnail, when asked for, is IN itself (JPEG seeds are tiny);
+/// `--ocsp` staples that OCSP response to the signature (StapledSigner).
 @main
 struct MakeSeed {
     static func main() {
@@ -16,13 +17,14 @@ struct MakeSeed {
         }
         let thumbnail = arguments.contains("--thumbnail")
         arguments.removeAll { $0 == "--thumbnail" }
+        let ocsp = option("--ocsp")
         guard let key = option("--key"), let chain = option("--chain"), arguments.count == 2 else {
-            FileHandle.standardError.write(Data("usage: make-seed IN OUT --key KEY.pk8 --chain CHAIN.pem [--thumbnail]\n".utf8))
+            FileHandle.standardError.write(Data("usage: make-seed IN OUT --key KEY.pk8 --chain CHAIN.pem [--thumbnail] [--ocsp RESPONSE.der]\n".utf8))
             exit(2)
         }
         do {
             let input = try Data(contentsOf: URL(fileURLWithPath: arguments[0]))
-            let signer = try SoftwareSigner(keyPEM: try String(contentsOfFile: key, encoding: .utf8),
+            let base = try KeySigner(keyPEM: try String(contentsOfFile: key, encoding: .utf8),
                                             chainPEM: try String(contentsOfFile: chain, encoding: .utf8))
             let metadata = CaptureMetadata(
                 captureTime: Date(timeIntervalSince1970: 1_795_953_600.25),
@@ -30,6 +32,8 @@ struct MakeSeed {
                 digitalZoomRatio: 2,
                 location: GeoLocation(latitude: 52.52, longitude: 13.405, altitude: 34.5, horizontalError: 5,
                                       fixTime: Date(timeIntervalSince1970: 1_795_953_599)))
+            let signer: any ClaimSigner = try ocsp.map { StapledSigner(base, ocspResponses: [Array(try Data(contentsOf: URL(fileURLWithPath: $0)))]) }
+                ?? base
             var assertions: [any Assertion] = [
                 ActionsAssertion(when: metadata.captureTime, digitalSourceType: .digitalCapture),
                 MetadataAssertion(metadata),

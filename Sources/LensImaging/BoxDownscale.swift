@@ -1,9 +1,9 @@
 /// Area-averaging downscale of packed RGB. Every source pixel counts exactly once, so thin lines
 /// and the edges of the test pattern survive where nearest-neighbour sampling would alias them.
-enum BoxDownscale {
+package enum BoxDownscale {
     /// The size that fits within maxSide on the long side with the aspect ratio kept (rounded,
     /// at least 1 pixel); images already within maxSide keep their size.
-    static func fittingSize(width: Int, height: Int, maxSide: Int) -> (width: Int, height: Int) {
+    package static func fittingSize(width: Int, height: Int, maxSide: Int) -> (width: Int, height: Int) {
         let longSide = max(width, height)
         guard longSide > maxSide else { return (width, height) }
         return (max(1, (width * maxSide + longSide / 2) / longSide),
@@ -13,7 +13,7 @@ enum BoxDownscale {
     /// Output pixel (x, y) averages source columns [x·W/w, (x+1)·W/w) and rows likewise. The
     /// rows of each band are summed first, byte by byte: that loop touches every source byte and
     /// is the one the compiler vectorizes.
-    static func downscale(_ source: UnsafeRawBufferPointer, width: Int, height: Int,
+    package static func downscale(_ source: UnsafeRawBufferPointer, width: Int, height: Int,
                           toWidth outWidth: Int, height outHeight: Int) -> [UInt8] {
         let rowBytes = width * 3
         precondition(outWidth <= width && outHeight <= height && source.count >= rowBytes * height)

@@ -1,16 +1,16 @@
 /// Digital zoom on packed RGB: the centred 1/factor of the frame, scaled back to full size by
 /// nearest-neighbour sampling. It really crops, so every output pixel is one the source frame
 /// held, and a subject's size grows by exactly the factor.
-enum DigitalZoom {
+package enum DigitalZoom {
     /// The zoomed frame, in a new buffer.
-    static func cropAndScale(_ source: UnsafeRawBufferPointer, width: Int, height: Int, factor: Double) -> [UInt8] {
+    package static func cropAndScale(_ source: UnsafeRawBufferPointer, width: Int, height: Int, factor: Double) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, initialized in
             cropAndScale(source, into: UnsafeMutableRawBufferPointer(buffer), width: width, height: height, factor: factor)
             initialized = width * height * 3
         }
     }
 
-    static func cropAndScale(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer,
+    package static func cropAndScale(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer,
                              width: Int, height: Int, factor: Double) {
         let rowBytes = width * 3
         precondition(factor >= 1 && source.count >= rowBytes * height && destination.count >= rowBytes * height)

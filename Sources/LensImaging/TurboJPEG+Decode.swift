@@ -4,17 +4,17 @@ import CTurboJPEG
 extension TurboJPEG {
     /// Decoding more than this many pixels is refused: the size comes from the file, and a
     /// forged header must not make the daemon allocate gigabytes. (8K is 33 Mpx.)
-    static let maximumDecodedPixels = 50_000_000
+    package static let maximumDecodedPixels = 50_000_000
     /// Caps progressive scans at 500, so a hostile progressive JPEG cannot burn minutes of CPU.
-    static let decodeFlags = Int32(TJFLAG_LIMITSCANS)
+    package static let decodeFlags = Int32(TJFLAG_LIMITSCANS)
 
-    static func header(of jpeg: [UInt8], _ handle: tjhandle) throws -> (width: Int, height: Int) {
+    package static func header(of jpeg: [UInt8], _ handle: tjhandle) throws -> (width: Int, height: Int) {
         let header = try jpeg.withUnsafeBytes { try self.header(of: $0, handle) }
         return (header.width, header.height)
     }
 
     /// The header with the TJSAMP_* subsampling and TJCS_* colour space.
-    static func header(of jpeg: UnsafeRawBufferPointer, _ handle: tjhandle) throws
+    package static func header(of jpeg: UnsafeRawBufferPointer, _ handle: tjhandle) throws
         -> (width: Int, height: Int, subsampling: Int32, colorspace: Int32) {
         guard let bytes = jpeg.baseAddress, !jpeg.isEmpty else { throw ImagingError("read JPEG header: no data") }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
@@ -27,7 +27,7 @@ extension TurboJPEG {
 
     /// The sizes DCT-scaled decoding produces for a width×height image, at most 1:1 (thumbnails
     /// never upscale), largest first.
-    static func downscaledSizes(width: Int, height: Int) -> [(width: Int, height: Int)] {
+    package static func downscaledSizes(width: Int, height: Int) -> [(width: Int, height: Int)] {
         var count: Int32 = 0
         guard let factors = tjGetScalingFactors(&count) else { return [(width, height)] }
         return UnsafeBufferPointer(start: factors, count: Int(count))
@@ -38,7 +38,7 @@ extension TurboJPEG {
 
     /// Decodes at the full size or at one of `downscaledSizes`. Warnings fail too: a frame
     /// libjpeg had to patch up (truncated, corrupt data) is not one to sign or to show.
-    static func decodeRGB(_ jpeg: [UInt8], width: Int, height: Int, _ handle: tjhandle) throws -> [UInt8] {
+    package static func decodeRGB(_ jpeg: [UInt8], width: Int, height: Int, _ handle: tjhandle) throws -> [UInt8] {
         guard width * height <= maximumDecodedPixels else {
             throw ImagingError("decode JPEG: \(width)×\(height) exceeds \(maximumDecodedPixels) pixels")
         }

@@ -33,7 +33,7 @@ public enum JPEGCodec {
         }
     }
 
-    static func checkRGB(_ rgb: UnsafeRawBufferPointer, width: Int, height: Int) throws {
+    package static func checkRGB(_ rgb: UnsafeRawBufferPointer, width: Int, height: Int) throws {
         guard (1...TurboJPEG.maximumSide).contains(width), (1...TurboJPEG.maximumSide).contains(height) else {
             throw ImagingError("image size \(width)×\(height) is outside 1...\(TurboJPEG.maximumSide) per side")
         }
