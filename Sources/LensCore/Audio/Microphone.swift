@@ -38,6 +38,12 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
         thread.start()
     }
 
+    /// Throws what `init` would (the device cannot be opened), without capturing: whether a
+    /// recording could have sound now.
+    public static func probe(_ settings: AudioSettings) throws {
+        _ = try ALSACapture(device: settings.device, channels: settings.channels)
+    }
+
     /// Position 0 of the track: the first video frame's timestamp (CLOCK_MONOTONIC seconds).
     public func start(at origin: Double) {
         lock.withLock { self.origin = origin }
@@ -73,6 +79,11 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
         stopped.wait()
         stopped.signal()  // finish may be called again; the thread is gone either way
         return takePackets(before: seconds)
+    }
+
+    /// Stops capture without a track to complete (the recording never started).
+    public func stop() {
+        _ = finish(at: 0)
     }
 
     // Guarded by `lock`: packets handed out so far.
