@@ -1,5 +1,7 @@
 #include "COpenSSL.h"
 
+#include <string.h>
+
 void lens_OPENSSL_free(void *pointer) {
     OPENSSL_free(pointer);
 }
@@ -51,4 +53,18 @@ void lens_sk_X509_EXTENSION_free(STACK_OF(X509_EXTENSION) *stack) {
 void lens_ASN1_BIT_STRING_whole_bytes(ASN1_BIT_STRING *string) {
     string->flags &= ~(ASN1_STRING_FLAG_BITS_LEFT | 0x07);
     string->flags |= ASN1_STRING_FLAG_BITS_LEFT;
+}
+
+char *lens_X509_ocsp_urls(X509 *certificate) {
+    STACK_OF(OPENSSL_STRING) *urls = X509_get1_ocsp(certificate);
+    if (urls == NULL) return NULL;
+    size_t length = 0;
+    for (int i = 0; i < sk_OPENSSL_STRING_num(urls); i++) length += strlen(sk_OPENSSL_STRING_value(urls, i)) + 1;
+    char *joined = length > 0 ? OPENSSL_zalloc(length) : NULL;
+    for (int i = 0; joined != NULL && i < sk_OPENSSL_STRING_num(urls); i++) {
+        if (i > 0) strcat(joined, "\n");
+        strcat(joined, sk_OPENSSL_STRING_value(urls, i));
+    }
+    X509_email_free(urls);
+    return joined;
 }

@@ -20,12 +20,7 @@ extension VividDeviceTests {
         let control = Pipe()
         let (node, feeder) = try feedLoopback(files: files[steps[0]], buffer: sizes.max(), control: control)
         defer { feeder.terminate(); feeder.waitUntilExit() }
-        camera = node
-        try restartDaemon()
-
-        let c = try client()
-        let s = try c.openSession()
-        try c.call(s, "StartCaptureSession")
+        let (c, s) = try claimCamera(node)
         try c.call(s, "StartFaceAutoCapture", [.vardict([:])])
         // Each step's frames play until the detector has given that step's instruction; frames
         // already on their way may still show the step before.

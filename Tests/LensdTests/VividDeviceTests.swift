@@ -209,9 +209,7 @@ final class VividDeviceTests: LensdTestCase {
         let c = try client()
         let s = try c.openSession()
         try c.call(s, "StartCaptureSession")
-        let reply = try c.call(s, "OpenPreview", [.vardict(["width": .uint32(320), "height": .uint32(240)])])
-        let reader = PreviewPipeReader(fd: try XCTUnwrap(reply.first?.fdValue))
-        XCTAssertEqual(reply.last?.vardictValue?["width"]?.uint32Value, 320)
+        let reader = try openPreview(c, s)
         let before = try reader.frames(3)
         let name = try XCTUnwrap(c.call(s, "BeginCapture").first?.stringValue)
         let during = try reader.frames(3)
@@ -236,14 +234,8 @@ final class VividDeviceTests: LensdTestCase {
     func testThePreviewOfTheLoopbackDecodesItsMJPEG() throws {
         let (node, feeder) = try feedLoopback()
         defer { feeder.terminate(); feeder.waitUntilExit() }
-        camera = node
-        try restartDaemon()
-        let c = try client()
-        let s = try c.openSession()
-        try c.call(s, "StartCaptureSession")
-        let reply = try c.call(s, "OpenPreview", [.vardict(["width": .uint32(320), "height": .uint32(240)])])
-        let reader = PreviewPipeReader(fd: try XCTUnwrap(reply.first?.fdValue))
-        let frames = try reader.frames(4)
+        let (c, s) = try claimCamera(node)
+        let frames = try openPreview(c, s).frames(4)
         try bringBack(Data(frames.flatMap(\.jpeg)), as: "preview-loopback.mjpeg")
         XCTAssertTrue(daemon.log.contains("\(node) streams 640x480 MJPG"), daemon.log)
     }
@@ -258,18 +250,30 @@ final class VividDeviceTests: LensdTestCase {
                  "--stream-mmap", "--stream-count=1", "--stream-to=" + bars])
         let (node, feeder) = try feedLoopback(format: "YUYV", files: [bars])
         defer { feeder.terminate(); feeder.waitUntilExit() }
-        camera = node
-        try restartDaemon()
-        let c = try client()
-        let s = try c.openSession()
-        try c.call(s, "StartCaptureSession")
-        let reply = try c.call(s, "OpenPreview", [.vardict(["width": .uint32(320), "height": .uint32(240)])])
-        let reader = PreviewPipeReader(fd: try XCTUnwrap(reply.first?.fdValue))
+        let (c, s) = try claimCamera(node)
+        let reader = try openPreview(c, s)
         let before = try reader.frames(2)
         try capture(c, session: s, expecting: (640, 480), savedAs: "loopback-yuyv.jpg")
         let after = try reader.frames(2)
         try bringBack(Data((before + after).flatMap(\.jpeg)), as: "preview-loopback-yuyv.mjpeg")
         XCTAssertTrue(daemon.log.contains("\(node) streams 640x480 RGB3 at the driver's own rate, converted by libv4l2 from YUYV"), daemon.log)
+    }
+
+    /// lensd restarted on `node`, and a new client's session holding the camera.
+    func claimCamera(_ node: String) throws -> (TestClient, String) {
+        camera = node
+        try restartDaemon()
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        return (c, s)
+    }
+
+    /// A 320×240 preview of the session's camera.
+    private func openPreview(_ c: TestClient, _ s: String) throws -> PreviewPipeReader {
+        let reply = try c.call(s, "OpenPreview", [.vardict(["width": .uint32(320), "height": .uint32(240)])])
+        XCTAssertEqual(reply.last?.vardictValue?["width"]?.uint32Value, 320)
+        return PreviewPipeReader(fd: try XCTUnwrap(reply.first?.fdValue))
     }
 
     private func capture(_ c: TestClient, session: String? = nil, expecting size: (Int, Int), savedAs fileName: String) throws {

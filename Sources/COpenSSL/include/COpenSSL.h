@@ -8,6 +8,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/objects.h>
+#include <openssl/ocsp.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs7.h>
 #include <openssl/provider.h>
@@ -45,5 +46,9 @@ static const int lens_EVP_PKEY_KEYPAIR = EVP_PKEY_KEYPAIR;
 
 /// Marks a BIT STRING as whole bytes (no unused bits), as a signature is; the flag is a struct field.
 void lens_ASN1_BIT_STRING_whole_bytes(ASN1_BIT_STRING *string);
+
+/// The OCSP responder URLs of a certificate's authorityInfoAccess (X509_get1_ocsp), as one
+/// newline-separated string to free with lens_OPENSSL_free; NULL when it names none.
+char *lens_X509_ocsp_urls(X509 *certificate);
 
 #endif
