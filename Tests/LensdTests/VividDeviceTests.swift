@@ -11,9 +11,11 @@ final class VividDeviceTests: LensdTestCase {
     var camera = "auto"
     var captureSize = "640x480"
     var videoEncoding = "h264"
+    /// Off but for the sound test: the VM's one sound card is snd-aloop's, silent unless played into.
+    var audio = ["--audio", "off"]
     override var daemonArguments: [String] {
         ["--camera", camera, "--allow-virtual-devices", "true", "--capture-size", captureSize,
-         "--video-encoding", videoEncoding, "--location", "optional", "--gpsd", "none"]
+         "--video-encoding", videoEncoding, "--location", "optional", "--gpsd", "none"] + audio
     }
 
     override func setUpWithError() throws {
@@ -184,6 +186,40 @@ final class VividDeviceTests: LensdTestCase {
         XCTAssertTrue(daemon.log.contains("/dev/video0 streams 640x480 RGB3 at 25.0 fps"), daemon.log)
     }
 
+    /// First the sound nodes are root-only, as the VM boots: StartVideoCapture with audio = on is
+    /// MicrophonePermissionDenied, also sent as Failed, and capture stays enabled. Then, with
+    /// access, sound from snd-aloop's capture side while FFmpeg plays a 1 kHz tone into its
+    /// playback side (both at lensd's 48 kHz mono S16): VideoSigned says audio true; the host
+    /// checks the Opus track's length against the picture's and that the tone dominates it.
+    func testVividRecordsSignedH264WithTheToneFromTheSoundLoopback() throws {
+        let tone = Process()
+        tone.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        tone.arguments = ["-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
+                          "-ac", "1", "-f", "alsa", "hw:Loopback,0,0"]
+        try tone.run()
+        defer { tone.terminate(); tone.waitUntilExit() }
+        audio = ["--audio", "on", "--audio-device", "hw:Loopback,1,0"]
+        try restartDaemon()
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        try c.set(s, "CameraMode", .string("video"))
+        XCTAssertThrowsError(try c.call(s, "StartVideoCapture")) { error in
+            XCTAssertEqual((error as? BusError)?.name, "org.lensd.Lens1.Error.MicrophonePermissionDenied", "\(error)")
+            XCTAssertTrue((error as? BusError)?.message.contains("/dev/snd/controlC0") == true, "\(error)")
+        }
+        let failed = try c.waitForSignal("Failed", path: s)
+        XCTAssertEqual(failed.arguments.first?.stringValue, "org.lensd.Lens1.Error.MicrophonePermissionDenied")
+        try c.call(s, "Close")
+
+        for node in try FileManager.default.contentsOfDirectory(atPath: "/dev/snd") {
+            try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: "/dev/snd/\(node)")
+        }
+        let info = try record(seconds: 3, savedAs: "vivid-video-sound.mp4")
+        XCTAssertEqual(info["audio"]?.boolValue, true, "\(info)\n\(daemon.log)")
+        XCTAssertTrue(daemon.log.contains("with sound from hw:Loopback,1,0"), daemon.log)
+    }
+
     /// MJPEG mode on vivid: each RGB frame is JPEG-coded.
     func testVividRecordsSignedMJPEG() throws {
         videoEncoding = "mjpeg"
@@ -288,7 +324,9 @@ final class VividDeviceTests: LensdTestCase {
     }
 
     /// Records about `seconds` of video through lensd and brings the signed file back.
-    private func record(seconds: TimeInterval = 2, savedAs fileName: String) throws {
+    /// Returns VideoSigned's info.
+    @discardableResult
+    private func record(seconds: TimeInterval = 2, savedAs fileName: String) throws -> [String: BusValue] {
         let c = try client()
         let s = try c.openSession()
         try c.call(s, "StartCaptureSession")
@@ -297,19 +335,20 @@ final class VividDeviceTests: LensdTestCase {
         try c.drain(for: seconds)
         try c.call(s, "StopVideoCapture")
         try c.waitForSignal("VideoRecordingStopped", path: s)
-        let duration = try bringBackVideo(c, session: s, as: fileName)
+        let (duration, info) = try bringBackVideo(c, session: s, as: fileName)
         // The frames' own timestamps make the duration: frames dropped under emulation lengthen
         // samples rather than shorten the recording, which counting frames at the nominal rate
         // (~9 of vivid's 25 fps under TCG: about a third) would do.
         XCTAssertGreaterThan(duration, seconds / 2)
+        return info
     }
 
     /// After a recording ended: waits for its thumbnail and VideoSigned, fetches the file and
     /// brings it back with what lensd announced about it in <fileName>.json — the duration of
     /// VideoThumbnailGenerated and the frames of VideoSigned (the host checks both against
-    /// FFmpeg). Returns the announced duration.
+    /// FFmpeg) and whether it has sound. Returns the announced duration and VideoSigned's info.
     @discardableResult
-    private func bringBackVideo(_ c: TestClient, session s: String, as fileName: String) throws -> Double {
+    private func bringBackVideo(_ c: TestClient, session s: String, as fileName: String) throws -> (Double, [String: BusValue]) {
         let thumbnail = try c.waitForSignal("VideoThumbnailGenerated", path: s)
         let signed = try c.waitForSignal("VideoSigned", path: s, timeout: 60)
         let name = try XCTUnwrap(signed.arguments.first?.stringValue)
@@ -324,9 +363,10 @@ final class VividDeviceTests: LensdTestCase {
         let video = try XCTUnwrap(FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd())
         XCTAssertEqual(UInt64(video.count), info["size"]?.uint64Value)
         try bringBack(video, as: fileName, anchorFrom: c)
-        let announced = try JSONSerialization.data(withJSONObject: ["duration": duration, "frames": Int(frames)])
+        let announced = try JSONSerialization.data(withJSONObject: ["duration": duration, "frames": Int(frames),
+                                                                    "audio": info["audio"]?.boolValue ?? false])
         try bringBack(announced, as: fileName + ".json")
-        return duration
+        return (duration, info)
     }
 
     /// Writes `data` to $LENSD_VM_OUT (when the host asked for it), and with `anchorFrom` the

@@ -17,6 +17,9 @@ extension VividVMTests {
         if let video = try assertRecording("vivid-video-mjpeg.mp4", in: out, codec: "mjpeg", make: "vivid") {
             try assertVividColourBars(try firstFrame(of: video, in: out))
         }
+        if let video = try assertRecording("vivid-video-sound.mp4", in: out, codec: "h264", make: "vivid") {
+            try assertToneTrack(video, in: out)
+        }
         // Ended by vivid's disconnect: what was recorded until then, signed.
         if let video = try assertRecording("vivid-video-disconnected.mp4", in: out, codec: "h264", make: "vivid") {
             XCTAssertGreaterThanOrEqual(try FFprobeReport.read(video).duration, 1)
@@ -61,6 +64,23 @@ extension VividVMTests {
         print("\(fileName): \(probe.frames) frames, \(probe.duration) s (announced \(announced) s), \(size) bytes, "
               + "\(long) samples longer than 1.5 frames")
         return video
+    }
+
+    /// The sound snd-aloop carried: an Opus track as long as the picture (± one 20 ms packet),
+    /// decoding cleanly, with the 1 kHz tone played into the loopback dominating it.
+    private func assertToneTrack(_ video: URL, in out: TemporaryDirectory) throws {
+        let sidecar = try JSONSerialization.jsonObject(with: Data(contentsOf: out.file(video.lastPathComponent + ".json"))) as? [String: Any]
+        XCTAssertEqual(sidecar?["audio"] as? Bool, true)
+        let announced = try XCTUnwrap(sidecar?["duration"] as? Double)
+        guard let sound = try AudioProbe.read(video) else { return XCTFail("\(video.lastPathComponent) has no sound stream") }
+        XCTAssertEqual(sound.codec, "opus")
+        XCTAssertEqual(sound.duration, announced, accuracy: 0.021)
+        XCTAssertEqual(sound.decodeErrors, "")
+        let dominant = sound.dominantFrequency()
+        XCTAssertEqual(dominant.frequency, 1000, accuracy: 10)
+        XCTAssertGreaterThan(dominant.ratio, 10)
+        print("\(video.lastPathComponent): Opus \(sound.duration) s beside \(announced) s of picture, "
+              + "dominant \(dominant.frequency) Hz (\(String(format: "%.0f", dominant.ratio))× the next)")
     }
 
     /// Every video packet as stored (no decoding): its duration in seconds and SHA-256.

@@ -92,15 +92,19 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
     private func run(_ capture: ALSACapture) {
         var buffer = [Int16](repeating: 0, count: AudioSettings.frameSize * settings.channels)
         do {
-            while !lock.withLock({ stopping }) {
-                switch try capture.read(into: &buffer, timeout: 0.1) {
+            var draining = false
+            // Once stopping, what the device already captured is still read (without waiting),
+            // so the end of the recording keeps its sound.
+            repeat {
+                draining = lock.withLock { stopping }
+                switch try capture.read(into: &buffer, timeout: draining ? 0 : 0.1) {
                 case .overrun:
                     events("audio capture from \(settings.device) overran; the lost sound is filled with silence")
                 case .samples(let frames, let timestamp):
-                    guard frames > 0 else { continue }
-                    try place(buffer[..<(frames * settings.channels)], at: timestamp)
+                    if frames > 0 { try place(buffer[..<(frames * settings.channels)], at: timestamp) }
+                    if draining && frames == buffer.count / settings.channels { draining = false }  // more may wait
                 }
-            }
+            } while !draining
         } catch {
             let failure = error as? AudioError ?? AudioError(.failed, "\(error)")
             events("\(failure); the recording goes on without sound")
