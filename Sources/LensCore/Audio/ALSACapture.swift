@@ -31,12 +31,15 @@ final class ALSACapture: @unchecked Sendable {
         case overrun
     }
 
-    /// Waits up to `timeout` seconds for frames, then reads what is there; `buffer` holds whole
-    /// frames (its count / channels). The bounded wait lets the audio thread stop on a device that stalls.
+    /// Reads what is there; only when nothing is, waits up to `timeout` seconds for frames first.
+    /// `buffer` holds whole frames (its count / channels). Waiting only on an empty buffer
+    /// matters: a device whose period is longer than `buffer` (snd-aloop takes the player's) wakes
+    /// a waiter once per period, and reading one buffer per wake-up would fall ever further
+    /// behind. The bounded wait lets the audio thread stop on a device that stalls.
     func read(into buffer: inout [Int16], timeout: Double) throws -> Read {
-        var status = Int(calsa_wait(pcm, Int32(timeout * 1000)))
-        if status >= 0 {
-            let capacity = UInt(buffer.count / channels)
+        let capacity = UInt(buffer.count / channels)
+        var status = buffer.withUnsafeMutableBufferPointer { calsa_read(pcm, $0.baseAddress, capacity) }
+        if status == -Int(EAGAIN), calsa_wait(pcm, Int32(timeout * 1000)) >= 0 {
             status = buffer.withUnsafeMutableBufferPointer { calsa_read(pcm, $0.baseAddress, capacity) }
         }
         let now = Self.monotonicNow()

@@ -11,7 +11,7 @@ struct AudioTimeline {
     let origin: Double
     /// Frames placed so far: the next frame's position.
     private(set) var position = 0
-    /// Silent frames put in for gaps.
+    /// Silent frames put in for gaps in what the device delivered (not counting `fillSilence`).
     private(set) var silence = 0
     /// Frames already handed out as whole Opus frames.
     private(set) var taken = 0
@@ -28,6 +28,7 @@ struct AudioTimeline {
         let start = Int(((timestamp - origin) * Double(AudioSettings.sampleRate)).rounded())
         var skipped = 0
         if start > position + Self.tolerance {
+            silence += start - position
             fillSilence(to: start)
         } else if start < position - Self.tolerance || start < 0 {
             skipped = min(frames, position - start)
@@ -41,7 +42,6 @@ struct AudioTimeline {
     mutating func fillSilence(to target: Int) {
         guard target > position else { return }
         placed.append(contentsOf: repeatElement(0, count: (target - position) * channels))
-        silence += target - position
         position = target
     }
 

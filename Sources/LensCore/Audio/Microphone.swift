@@ -75,9 +75,16 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
     /// Stops capture (within about 0.1 s, even from a stalled device), completes the track with
     /// silence to `seconds` and returns the packets not taken yet that start before it.
     public func finish(at seconds: Double) -> [AudioSample] {
-        lock.withLock { stopping = true }
+        let first = lock.withLock {
+            defer { stopping = true }
+            return !stopping
+        }
         stopped.wait()
         stopped.signal()  // finish may be called again; the thread is gone either way
+        if first, let gaps = timeline?.silence, gaps > 0 {
+            events(String(format: "%.2f s of silence stand for sound the device did not deliver (stalls, overruns)",
+                          Double(gaps) / Double(AudioSettings.sampleRate)))
+        }
         return takePackets(before: seconds)
     }
 
