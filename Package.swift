@@ -25,6 +25,8 @@ let package = Package(
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CH264", linkerSettings: [.linkedLibrary("openh264")]),
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        .target(name: "COpus", linkerSettings: [.linkedLibrary("opus")]),
         // PKCS#11 modules are loaded at run time (dlopen); only p11-kit's header is needed to build.
         .target(name: "CPKCS11", cSettings: [.unsafeFlags(["-I/usr/include/p11-kit-1"])], linkerSettings: [.linkedLibrary("dl")]),
 
@@ -35,7 +37,7 @@ let package = Package(
         // JPEG decoding, encoding and scaling over libturbojpeg: its own module so that lensctl gets
         // it without LensCore's libraries (curl, gps, v4l2, openh264), which cost its start-up ~6 ms.
         .target(name: "LensImaging", dependencies: ["CTurboJPEG"]),
-        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "LensImaging", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11"]),
+        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "LensImaging", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11", "CALSA", "COpus"]),
         .target(name: "LensClient", dependencies: ["LensBus", "LensFace"]),
         // Face detection and auto-capture: pure Swift, no C library (JPEG decoding stays with the caller).
         // Optimized in debug builds too: its pixel loops unoptimized score about one frame a second,

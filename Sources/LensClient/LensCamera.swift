@@ -25,8 +25,9 @@ public final class LensCamera: @unchecked Sendable {  // immutable; ClientConnec
     ///   - bus: `.system` where lensd is installed; `.address(...)` for a private bus.
     ///   - delegate: kept weakly, as delegates are; it can also be set later.
     ///   - delegateQueue: where delegate methods run. Events keep their order on any queue.
+    ///   - audio: false records this session's videos without sound (OpenSession's `audio`).
     public init(bus: BusAddress = .system, delegate: (any LensCameraDelegate)? = nil,
-                delegateQueue: DispatchQueue = .main) throws(LensClientError) {
+                delegateQueue: DispatchQueue = .main, audio: Bool = true) throws(LensClientError) {
         let connection = try ClientConnection(bus)
         let delivery = EventDelivery(delegate: delegate, queue: delegateQueue)
         // Subscribed before OpenSession, so no signal of the new session can slip by. lensd sends
@@ -39,7 +40,7 @@ public final class LensCamera: @unchecked Sendable {  // immutable; ClientConnec
         }
         let reply = try connection.beforeStart { bus in
             try bus.call(destination: Lens1.busName, path: Lens1.managerPath, interface: Lens1.managerInterface,
-                         member: "OpenSession", arguments: [.vardict([:])])
+                         member: "OpenSession", arguments: [.vardict(audio ? [:] : ["audio": .bool(false)])])
         }
         guard let path = reply.first?.objectPathValue else { throw .internal("OpenSession answered \(reply)") }
         try connection.watchDaemon { reason in delivery.deliver(.disconnected(reason)) }

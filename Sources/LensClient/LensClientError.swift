@@ -31,7 +31,7 @@ public enum LensClientError: Error, Sendable, Equatable, CustomStringConvertible
     case bus(name: String, message: String)
 
     /// lensd's errors by the last component of their D-Bus name: those it sends and those the
-    /// contract reserves (MicrophonePermissionDenied, LocationPermissionDenied).
+    /// contract reserves (LocationPermissionDenied).
     private static let lensErrors: [String: @Sendable (String) -> LensClientError] = [
         "Internal": LensClientError.internal, "Enrollment": enrollment, "Timestamp": timestamp,
         "CameraSessionFailed": cameraSessionFailed, "ImageSigningFailed": imageSigningFailed,

@@ -41,6 +41,8 @@ public struct LensDisabledReason: RawRepresentable, Hashable, Sendable, CustomSt
     public static let location = LensDisabledReason(rawValue: "location")
     public static let storage = LensDisabledReason(rawValue: "storage")
     public static let timestamp = LensDisabledReason(rawValue: "timestamp")
+    /// audio = on and the audio device cannot capture.
+    public static let microphone = LensDisabledReason(rawValue: "microphone")
 
     public var description: String { rawValue }
 }

@@ -12,6 +12,9 @@ public struct LensVideoInfo: Sendable, Equatable {
     public var frames: UInt32
     /// True when lensd had to rebuild the file from what was written (after a fault or a crash).
     public var recovered: Bool
+    /// The video has a sound track (false: recorded silent, by configuration, session or for
+    /// want of a capture device).
+    public var audio: Bool
     /// VideoUnsigned only: why lensd could not sign the video.
     public var reason: String?
     /// "queued" when the outbox will send it, "disabled" when not (always for unsigned videos).
@@ -27,6 +30,7 @@ public struct LensVideoInfo: Sendable, Equatable {
         duration = try fields.double("duration")
         frames = try fields.uint32("frames")
         recovered = fields.optionalBool("recovered") ?? false
+        audio = fields.optionalBool("audio") ?? false
         reason = fields.optionalString("reason")
         upload = fields.optionalString("upload")
         timestamped = fields.optionalBool("timestamped")
@@ -41,7 +45,7 @@ public struct LensVideoProgress: Sendable, Equatable {
     public var name: String
     /// Seconds recorded so far.
     public var duration: Double
-    /// Bytes written so far.
+    /// Bytes written so far, picture and sound.
     public var size: UInt64
 
     /// nil for the empty a{sv} lensd sends when this session is not recording.

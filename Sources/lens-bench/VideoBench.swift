@@ -8,6 +8,7 @@ import LensCore
 ///   30 fps; ~2.5 Mb/s like a camera's). The hash is taken while recording, so the two should
 ///   be equal within noise.
 /// - real time: frames dropped over `--realtime` seconds of paced 30 fps capture + H.264.
+/// - sound: the Opus encoder's share of one core (AudioEncodeBench).
 struct VideoBench {
     var size = (width: 1280, height: 720)
     var lengths = [10.0, 60.0]
@@ -52,6 +53,7 @@ struct VideoBench {
                          seconds, Double(sizes[0]) / 1e6, Measure.median(latencies)))
         }
         if realtimeSeconds > 0 { try realtime(in: dir) }
+        try AudioEncodeBench().run(runs: runs)
     }
 
     private var facts: VideoSigning.Facts {

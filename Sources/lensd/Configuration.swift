@@ -62,6 +62,12 @@ struct Configuration {
     /// A recording that reaches either limit is stopped and signed as if the owner had stopped it.
     var maxVideoDuration: Double = 3600
     var maxVideoBytes = 2 << 30
+    /// Sound in videos: auto records it when the capture device opens, on requires it, off never.
+    var audio = AudioMode.auto
+    var audioDevice = "default"
+    /// nil: 64 kb/s mono, 96 kb/s stereo.
+    var audioBitrate: Int?
+    var audioChannels = 1
     var logLevel: LogLevel = .info
     /// The outbox (off while nil): see OutboxFlow.
     var uploadURL: String?
@@ -97,7 +103,7 @@ struct Configuration {
         "pkcs11-pin-file", "enrollment", "org-trust-anchor", "renew-before", "allowed-group",
         "max-sessions-per-user", "session-idle-timeout", "claim-idle-timeout", "max-results-per-user", "max-result-bytes-per-user",
         "min-free-bytes", "jpeg-quality", "thumbnail-in-manifest", "video-encoding", "video-bitrate",
-        "video-max-duration", "video-max-bytes", "log-level",
+        "video-max-duration", "video-max-bytes", "audio", "audio-device", "audio-bitrate", "audio-channels", "log-level",
         "upload-url", "upload-auth-file", "upload-ca", "upload-max-bytes", "upload-keep", "upload-retry-max",
         "face-cascade",
     ] + timeStampingKeys + revocationKeys
@@ -231,6 +237,14 @@ struct Configuration {
         case "video-bitrate": videoBitrate = try Self.integer(key, value, 100_000...50_000_000)
         case "video-max-duration": maxVideoDuration = Double(try Self.seconds(key, value, 1...86_400))
         case "video-max-bytes": maxVideoBytes = try Self.bytes(key, value, 1 << 20...Int.max)
+        case "audio":
+            guard let mode = AudioMode(rawValue: value) else { throw ConfigurationError("audio must be auto, on or off, not \(value)") }
+            audio = mode
+        case "audio-device":
+            guard !value.isEmpty else { throw ConfigurationError("audio-device must name an ALSA PCM (default: default)") }
+            audioDevice = value
+        case "audio-bitrate": audioBitrate = try Self.integer(key, value, 6_000...510_000)
+        case "audio-channels": audioChannels = try Self.integer(key, value, 1...2)
         case "log-level":
             guard let level = LogLevel(name: value) else {
                 throw ConfigurationError("log-level must be debug, info, warning, error or none")
@@ -286,6 +300,10 @@ struct Configuration {
     var pkcs11: PKCS11KeyConfiguration? {
         guard let pkcs11URI, let pkcs11Module, let pkcs11PinFile else { return nil }
         return PKCS11KeyConfiguration(uri: pkcs11URI, modulePath: pkcs11Module, pinFile: pkcs11PinFile)
+    }
+
+    var audioSettings: AudioSettings {
+        AudioSettings(device: audioDevice, channels: audioChannels, bitrate: audioBitrate)
     }
 
     var videoEncoding: VideoEncoding {
@@ -369,4 +387,13 @@ struct ConfigurationError: Error, CustomStringConvertible {
     var isCommandLine = false
     init(_ message: String) { self.message = message }
     var description: String { message }
+}
+
+/// The `audio` key: whether videos have sound.
+enum AudioMode: String {
+    /// Sound when the capture device opens; silent videos otherwise (they say audio false).
+    case auto
+    /// Sound required: without a usable device capture is disabled (reason microphone).
+    case on
+    case off
 }

@@ -20,6 +20,7 @@ enum LensError: Error, Equatable {
     case invalidArgument(String)
     case unsupported(String)
     case captureDisabled(String)
+    case microphonePermissionDenied(String)
 
     static let prefix = "org.lensd.Lens1.Error."
 
@@ -39,7 +40,13 @@ enum LensError: Error, Equatable {
         case .invalidArgument(let m): return BusError(Self.prefix + "InvalidArgument", m)
         case .unsupported(let m): return BusError(Self.prefix + "Unsupported", m)
         case .captureDisabled(let m): return BusError(Self.prefix + "CaptureDisabled", m)
+        case .microphonePermissionDenied(let m): return BusError(Self.prefix + "MicrophonePermissionDenied", m)
         }
+    }
+
+    var isMicrophonePermissionDenied: Bool {
+        if case .microphonePermissionDenied = self { return true }
+        return false
     }
 
     /// Camera-layer errors as the bus reports them.

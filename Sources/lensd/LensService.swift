@@ -217,6 +217,7 @@ final class LensService: @unchecked Sendable {
         }
         var accuracy = LocationAccuracy.defaultThreshold
         var persistent = false
+        var audio = true
         for (key, value) in options {
             switch key {
             case "persistent":
@@ -227,12 +228,15 @@ final class LensService: @unchecked Sendable {
                     throw LensError.invalidArgument("maximumLocationAccuracy must be a double in 3...1500 metres")
                 }
                 accuracy = meters
+            case "audio":
+                guard let flag = value.boolValue else { throw LensError.invalidArgument("audio must be a boolean") }
+                audio = flag
             default:
-                throw LensError.invalidArgument("unknown session option \(key); known: maximumLocationAccuracy, persistent")
+                throw LensError.invalidArgument("unknown session option \(key); known: audio, maximumLocationAccuracy, persistent")
             }
         }
         let session = Session(service: self, number: nextSessionNumber, owner: owner, uid: uid, accuracy: accuracy,
-                              persistent: persistent)
+                              persistent: persistent, audio: audio)
         nextSessionNumber += 1
         try session.register()
         sessions[session.path] = session
@@ -285,12 +289,19 @@ final class LensService: @unchecked Sendable {
 
     // MARK: Capture conditions
 
+    /// The `microphone` condition (AudioFlow); every session re-evaluates its gate.
+    func setMicrophoneProblem(_ problem: String?) {
+        conditions.microphoneProblem = problem
+        for session in sessions.values { session.conditionsChanged() }
+    }
+
     func disabledReasons(for session: Session) -> [DisabledReason] {
-        conditions.disabledReasons(accuracy: session.maximumLocationAccuracy)
+        conditions.disabledReasons(accuracy: session.maximumLocationAccuracy, usesMicrophone: session.audio)
     }
 
     func disabledReasonDetails(for session: Session) -> [DisabledReason: String] {
-        conditions.explanations(accuracy: session.maximumLocationAccuracy, enrollmentProblem: signingProblem)
+        conditions.explanations(accuracy: session.maximumLocationAccuracy, enrollmentProblem: signingProblem,
+                                usesMicrophone: session.audio)
     }
 
     /// Why there is no location source to wait for a fix from, if so.
@@ -415,6 +426,7 @@ final class LensService: @unchecked Sendable {
         conditions.locationFix = currentFix
         conditions.locationSourceProblem = locationSourceProblem
         conditions.timestampProblem = timeStampWatch?.problem
+        refreshMicrophone()
         for session in sessions.values { session.conditionsChanged() }
     }
 

@@ -16,6 +16,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     let uid: UInt32
     let isPersistent: Bool
     private(set) var maximumLocationAccuracy: Double
+    /// OpenSession's `audio`: false turns sound off for this session's videos.
+    let audio: Bool
     private(set) var lastActivity = ContinuousClock.now
     private(set) var cameraMode = "photo"
     private var reportedReasons: [DisabledReason]
@@ -26,7 +28,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     private var subjectWatch: SubjectWatch?
     private var pinch = PinchGesture()
 
-    init(service: LensService, number: Int, owner: String, uid: UInt32, accuracy: Double, persistent: Bool) {
+    init(service: LensService, number: Int, owner: String, uid: UInt32, accuracy: Double, persistent: Bool, audio: Bool) {
         self.service = service
         isPersistent = persistent
         self.number = number
@@ -34,7 +36,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         self.uid = uid
         path = "\(BusContract.sessionsPath)/\(number)"
         maximumLocationAccuracy = accuracy
-        reportedReasons = service.conditions.disabledReasons(accuracy: accuracy)
+        self.audio = audio
+        reportedReasons = service.conditions.disabledReasons(accuracy: accuracy, usesMicrophone: audio)
     }
 
     func register() throws {
@@ -89,12 +92,14 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         } catch {
             let failure = LensError.from(error)
             // After the reply (the loop sends it when call returns), so a client sees the reply first.
-            if Self.controls.contains(call.member) { service.loop.post { [weak self] in self?.failed(failure) } }
+            if Self.controls.contains(call.member) || failure.isMicrophonePermissionDenied {
+                service.loop.post { [weak self] in self?.failed(failure) }
+            }
             return .error(failure.busError)
         }
     }
 
-    /// The camera controls: a failure also goes out as Failed, as the SDK's control callbacks
+    /// The camera controls (and a refused microphone, as the SDK reports it): a failure also goes out as Failed, as the SDK's control callbacks
     /// carry their error, so that a client driven by signals learns of it.
     static let controls: Set<String> = ["SetFlashMode", "ToggleFlash", "ChangeCamera", "SelectCamera", "SetZoomFactor", "Zoom",
                                          "FocusAt"]

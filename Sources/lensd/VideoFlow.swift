@@ -25,9 +25,11 @@ final class Recording: @unchecked Sendable {
     let recordedBytes = Atomic<Int>(0)
     /// Made by the first frame's job, at the rate the open camera streams; camera thread only.
     private var recorder: VideoRecorder?
+    /// Capturing from StartVideoCapture on; handed to the recorder with the first frame.
+    private let microphone: Microphone?
 
     init(name: String, uid: UInt32, session: Session, facts: VideoSigning.Facts, fix: LocationFix?, path: String,
-         encoding: VideoEncoding, tracksDigitalZoom: Bool) {
+         encoding: VideoEncoding, tracksDigitalZoom: Bool, microphone: Microphone?) {
         self.name = name
         self.uid = uid
         self.session = session
@@ -36,7 +38,11 @@ final class Recording: @unchecked Sendable {
         self.path = path
         self.encoding = encoding
         self.tracksDigitalZoom = tracksDigitalZoom
+        self.microphone = microphone
     }
+
+    /// Whether the recording captures sound (it holds the audio device).
+    var hasMicrophone: Bool { microphone != nil }
 
     /// Camera thread, after each recorded frame. A zoom that changes while recording has no one
     /// ratio: exif:DigitalZoomRatio says the largest any recorded frame was made with — how far
@@ -55,7 +61,7 @@ final class Recording: @unchecked Sendable {
     func recorder(for camera: any Camera) -> VideoRecorder {
         if let recorder { return recorder }
         let made = VideoRecorder(path: path, encoding: encoding, frameRate: camera.videoFrameRate ?? 30,
-                                 creationTime: facts.startTime)
+                                 creationTime: facts.startTime, microphone: microphone)
         recorder = made
         return made
     }
@@ -77,19 +83,22 @@ extension LensService {
             startTime: Date(), make: state.description.driver, model: state.description.name,
             isSynthetic: state.isSynthetic, digitalZoomRatio: state.videoDigitalZoomRatio)
         let fix = conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
+        let microphone = try self.microphone(for: session, recording: name)
         let path: String
         do {
             path = try store.recordingPath(name: name, uid: session.uid)
             // What the manifest will say, kept beside the journal for recovery after a crash.
             try RecordingFacts(facts: facts, fix: fix).write(besides: path)
         } catch {
+            microphone?.stop()
             throw LensError.internal("cannot prepare the recording: \(error)")
         }
         let recording = Recording(name: name, uid: session.uid, session: session, facts: facts, fix: fix, path: path,
                                   encoding: configuration.videoEncoding,
-                                  tracksDigitalZoom: state.digitalZoom && state.zoomAppliesToVideo)
+                                  tracksDigitalZoom: state.digitalZoom && state.zoomAppliesToVideo, microphone: microphone)
         self.recording = recording
-        Log.info("video \(name): recording for \(Authorizer.userName(session.uid))")
+        Log.info("video \(name): recording for \(Authorizer.userName(session.uid))"
+                 + (microphone == nil ? ", without sound" : ", with sound from \(configuration.audioDevice)"))
         session.recordingChanged(true)
         pump(recording, rig: rig, camera: currentCamera)
     }
@@ -218,7 +227,8 @@ extension LensService {
         defer { captureEnded() }
         switch result {
         case .success(let stored):
-            var info: [String: BusValue] = ["duration": .double(video.duration), "frames": .uint32(UInt32(clamping: video.sampleCount))]
+            var info: [String: BusValue] = ["duration": .double(video.duration), "frames": .uint32(UInt32(clamping: video.sampleCount)),
+                                            "audio": .bool(video.audioDuration != nil)]
             if recovered { info["recovered"] = .bool(true) }
             info["upload"] = .string(upload ?? "disabled")
             let owner = Authorizer.userName(stored.uid)

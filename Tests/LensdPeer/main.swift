@@ -7,7 +7,7 @@ import LensBus
 //   reply <step> <values…> | error <step> <name> <message> | signal <member> <values…>
 //
 // usage: lensd-test-peer --address ADDRESS STEP...
-//   open                     OpenSession({}) and remember the session
+//   open[:noaudio]           OpenSession({}) (or {audio: false}) and remember the session
 //   start | stop | close     StartCaptureSession / StopCaptureSession / Close
 //   capture                  BeginCapture; remember the name
 //   video | record | stoprec CameraMode = "video" / StartVideoCapture / StopVideoCapture
@@ -86,7 +86,8 @@ final class Peer {
             case "open":
                 do {
                     let reply = try bus.call(destination: destination, path: "/org/lensd/Lens1", interface: "org.lensd.Lens1.Manager",
-                                             member: "OpenSession", arguments: [.vardict([:])])
+                                             member: "OpenSession",
+                                             arguments: [.vardict(parts.count > 1 && parts[1] == "noaudio" ? ["audio": .bool(false)] : [:])])
                     sessionPath = reply.first?.objectPathValue
                     subscriptions.append(try bus.subscribe(sender: destination, path: sessionPath, interface: nil, member: nil) {
                         self.received.append($0)

@@ -50,7 +50,7 @@ final class LensctlRecordUsageTests: XCTestCase {
         let name = UUID().uuidString.lowercased()
         let signed = """
             {"name": "\(name)", "path": "/tmp/\(name).mp4", "size": 183211, "sha256": "\(String(repeating: "ab", count: 32))",
-             "mime": "video/mp4", "duration_s": 2.033, "frames": 61, "recovered": false, "signed": true
+             "mime": "video/mp4", "duration_s": 2.033, "frames": 61, "recovered": false, "audio": true, "signed": true
             """
         // A signed video carries lensd's verdict on the file written (issue 19), an unsigned one none.
         let trusted = signed + #", "verdict": "Trusted""#
@@ -64,6 +64,7 @@ final class LensctlRecordUsageTests: XCTestCase {
                                           schema: "record")
         try JSONSchemaCheck.assertInvalid(trusted + #", "reason": "signed after all"}"#, schema: "record")
         try JSONSchemaCheck.assertInvalid(trusted + #", "surprise": 1}"#, schema: "record")
+        try JSONSchemaCheck.assertInvalid(trusted.replacingOccurrences(of: #""audio": true, "#, with: "") + "}", schema: "record")
         try JSONSchemaCheck.assertInvalid(trusted.replacingOccurrences(of: "video/mp4", with: "image/jpeg") + "}", schema: "record")
     }
 }
@@ -72,17 +73,18 @@ final class LensctlRecordUsageTests: XCTestCase {
 /// ffprobe and judged by c2pa-python.
 final class LensctlRecordTests: LensdTestCase {
     override var daemonArguments: [String] {
-        ["--camera", "synthetic", "--location", "optional", "--gpsd", "none", "--synthetic-size", "320x240"]
+        // Without sound whatever the machine has: the line below says silent.
+        ["--camera", "synthetic", "--location", "optional", "--gpsd", "none", "--synthetic-size", "320x240", "--audio", "off"]
     }
 
     func testRecordWritesASignedVideoThatDecodesAndTheReferenceTrusts() throws {
         let clip = outbox.appendingPathComponent("clip.mp4")
         let r = try lensctl.expect(0, ["record", "--duration", "1.5", "-o", clip.path], as: TestUsers.member)
-        // One line: NAME  S s  BYTES bytes  PATH  signed, N frames, VERDICT. No live line: stderr is not a terminal.
+        // One line: NAME  S s  BYTES bytes  PATH  signed, N frames, silent, VERDICT. No live line: stderr is not a terminal.
         let fields = r.stdout.split(separator: "\n").first?.split(separator: " ", omittingEmptySubsequences: true) ?? []
         XCTAssertEqual(r.stdout.split(separator: "\n").count, 1, r.stdout)
-        // … signed, N frames, VERDICT (lensd's verifier on the file written).
-        XCTAssertEqual(fields.dropFirst(5).joined(separator: " "), "\(clip.path) signed, \(try FFprobeReport.read(clip).frames) frames, Trusted",
+        // … signed, N frames, silent, VERDICT (lensd's verifier on the file written).
+        XCTAssertEqual(fields.dropFirst(5).joined(separator: " "), "\(clip.path) signed, \(try FFprobeReport.read(clip).frames) frames, silent, Trusted",
                        r.stdout)
         XCTAssertEqual(fields.dropFirst(3).first.flatMap { UInt64($0) }, try fileSize(clip), r.stdout)
         XCTAssertEqual(r.stderr, "")

@@ -11,9 +11,11 @@ final class VividDeviceTests: LensdTestCase {
     var camera = "auto"
     var captureSize = "640x480"
     var videoEncoding = "h264"
+    /// Off but for the sound test: the VM's one sound card is snd-aloop's, silent unless played into.
+    var audio = ["--audio", "off"]
     override var daemonArguments: [String] {
         ["--camera", camera, "--allow-virtual-devices", "true", "--capture-size", captureSize,
-         "--video-encoding", videoEncoding, "--location", "optional", "--gpsd", "none"]
+         "--video-encoding", videoEncoding, "--location", "optional", "--gpsd", "none"] + audio
     }
 
     override func setUpWithError() throws {
@@ -184,6 +186,110 @@ final class VividDeviceTests: LensdTestCase {
         XCTAssertTrue(daemon.log.contains("/dev/video0 streams 640x480 RGB3 at 25.0 fps"), daemon.log)
     }
 
+    /// First the sound nodes are root-only, as the VM boots: StartVideoCapture with audio = on is
+    /// MicrophonePermissionDenied, also sent as Failed. Then, with access, sound from snd-aloop's
+    /// capture side while FFmpeg plays a 1 kHz tone into its playback side: VideoSigned says
+    /// audio true; the host checks the Opus track's length against the picture's and that the
+    /// tone dominates it.
+    func testVividRecordsSignedVideoWithTheToneFromTheSoundLoopback() throws {
+        let tone = try playTone()
+        defer { tone.terminate(); tone.waitUntilExit() }
+        try Self.setSoundAccess(0o600)
+        audio = Self.loopbackSound
+        videoEncoding = Self.soundTestEncoding
+        try restartDaemon()
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        try c.set(s, "CameraMode", .string("video"))
+        XCTAssertThrowsError(try c.call(s, "StartVideoCapture")) { error in
+            XCTAssertEqual((error as? BusError)?.name, "org.lensd.Lens1.Error.MicrophonePermissionDenied", "\(error)")
+            XCTAssertTrue((error as? BusError)?.message.contains("/dev/snd/controlC0") == true, "\(error)")
+        }
+        let failed = try c.waitForSignal("Failed", path: s)
+        XCTAssertEqual(failed.arguments.first?.stringValue, "org.lensd.Lens1.Error.MicrophonePermissionDenied")
+        try c.call(s, "Close")
+
+        try Self.setSoundAccess(0o666)
+        let info = try record(seconds: 3, savedAs: "vivid-video-sound.mp4")
+        XCTAssertEqual(info["audio"]?.boolValue, true, "\(info)\n\(daemon.log)")
+        XCTAssertTrue(daemon.log.contains("with sound from hw:Loopback,1,0"), daemon.log)
+    }
+
+    /// SIGKILL once a fragment with sound is on disk: the restarted lensd recovers both tracks to
+    /// the last complete fragment, signs them and tells the owner (VideoSigned, recovered and
+    /// audio true); the host checks the tracks as for a stopped recording.
+    func testARecordingWithSoundCutBySIGKILLIsRecoveredWithBothTracks() throws {
+        let tone = try playTone()
+        defer { tone.terminate(); tone.waitUntilExit() }
+        try Self.setSoundAccess(0o666)
+        audio = Self.loopbackSound
+        videoEncoding = Self.soundTestEncoding
+        try restartDaemon()
+        let c = try client()
+        let s = try c.openSession()
+        try c.call(s, "StartCaptureSession")
+        try c.set(s, "CameraMode", .string("video"))
+        try c.call(s, "StartVideoCapture")
+        try waitForFirstFragment()
+        daemon.stop(signal: SIGKILL)
+
+        try restartDaemon()
+        let after = try c.openSession()
+        let signed = try c.waitForSignal("VideoSigned", path: after, timeout: 60)
+        let name = try XCTUnwrap(signed.arguments.first?.stringValue)
+        let info = try XCTUnwrap(signed.arguments.dropFirst().first?.vardictValue, "\(signed.arguments)")
+        XCTAssertEqual(info["recovered"]?.boolValue, true, "\(info)")
+        XCTAssertEqual(info["audio"]?.boolValue, true, "\(info)")
+        let fd = try XCTUnwrap(c.call(after, "FetchResult", [.string(name)]).first?.fdValue)
+        defer { close(fd) }
+        let video = try XCTUnwrap(FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd())
+        try bringBack(video, as: "vivid-video-sound-recovered.mp4", anchorFrom: c)
+        let announced = try JSONSerialization.data(withJSONObject: [
+            "duration": info["duration"]?.doubleValue ?? 0, "frames": Int(info["frames"]?.uint32Value ?? 0), "audio": true])
+        try bringBack(announced, as: "vivid-video-sound-recovered.mp4.json")
+    }
+
+    /// audio = on from snd-aloop's capture side.
+    private static let loopbackSound = ["--audio", "on", "--audio-device", "hw:Loopback,1,0"]
+    /// The sound tests record MJPEG: under emulation H.264 gets a few frames a second, or none
+    /// for seconds when the host is busy; the sound does not depend on the picture's coding.
+    static let soundTestEncoding = "mjpeg"
+
+
+    /// FFmpeg playing a 1 kHz tone into snd-aloop at lensd's 48 kHz mono S16, until terminated.
+    private func playTone() throws -> Process {
+        let tone = Process()
+        tone.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        tone.arguments = ["-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
+                          "-ac", "1", "-f", "alsa", "hw:Loopback,0,0"]
+        try tone.run()
+        return tone
+    }
+
+    /// The VM boots with root-only sound nodes; lensd runs as its own user.
+    private static func setSoundAccess(_ mode: Int) throws {
+        for node in try FileManager.default.contentsOfDirectory(atPath: "/dev/snd") {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: "/dev/snd/\(node)")
+        }
+    }
+
+    /// Until the recording's journal holds a fragment (a GOP, seconds under emulation): larger
+    /// than its start (ftyp, the 64 KiB reserve, the journal moov) by more than a moof.
+    private func waitForFirstFragment() throws {
+        let results = daemon.stateDirectory.appendingPathComponent("results")
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let all = (FileManager.default.enumerator(atPath: results.path)?.allObjects as? [String] ?? []).map(results.appendingPathComponent)
+            if let journal = all.first(where: { $0.lastPathComponent.hasPrefix(".recording-") && $0.pathExtension == "mp4" }),
+               let size = try? FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int, size > 80_000 {
+                return
+            }
+            usleep(100_000)
+        }
+        throw TestToolError("no fragment written within 60 s:\n\(daemon.log)")
+    }
+
     /// MJPEG mode on vivid: each RGB frame is JPEG-coded.
     func testVividRecordsSignedMJPEG() throws {
         videoEncoding = "mjpeg"
@@ -288,7 +394,9 @@ final class VividDeviceTests: LensdTestCase {
     }
 
     /// Records about `seconds` of video through lensd and brings the signed file back.
-    private func record(seconds: TimeInterval = 2, savedAs fileName: String) throws {
+    /// Returns VideoSigned's info.
+    @discardableResult
+    private func record(seconds: TimeInterval = 2, savedAs fileName: String) throws -> [String: BusValue] {
         let c = try client()
         let s = try c.openSession()
         try c.call(s, "StartCaptureSession")
@@ -303,19 +411,20 @@ final class VividDeviceTests: LensdTestCase {
         }
         try c.call(s, "StopVideoCapture")
         try c.waitForSignal("VideoRecordingStopped", path: s)
-        let duration = try bringBackVideo(c, session: s, as: fileName)
+        let (duration, info) = try bringBackVideo(c, session: s, as: fileName)
         // The frames' own timestamps make the duration: frames dropped under emulation lengthen
         // samples rather than shorten the recording, which counting frames at the nominal rate
         // (~9 of vivid's 25 fps under TCG: about a third) would do.
         XCTAssertGreaterThanOrEqual(duration, seconds - 0.05)
+        return info
     }
 
     /// After a recording ended: waits for its thumbnail and VideoSigned, fetches the file and
     /// brings it back with what lensd announced about it in <fileName>.json — the duration of
     /// VideoThumbnailGenerated and the frames of VideoSigned (the host checks both against
-    /// FFmpeg). Returns the announced duration.
+    /// FFmpeg) and whether it has sound. Returns the announced duration and VideoSigned's info.
     @discardableResult
-    private func bringBackVideo(_ c: TestClient, session s: String, as fileName: String) throws -> Double {
+    private func bringBackVideo(_ c: TestClient, session s: String, as fileName: String) throws -> (Double, [String: BusValue]) {
         let thumbnail = try c.waitForSignal("VideoThumbnailGenerated", path: s)
         let signed = try c.waitForSignal("VideoSigned", path: s, timeout: 60)
         let name = try XCTUnwrap(signed.arguments.first?.stringValue)
@@ -330,9 +439,10 @@ final class VividDeviceTests: LensdTestCase {
         let video = try XCTUnwrap(FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd())
         XCTAssertEqual(UInt64(video.count), info["size"]?.uint64Value)
         try bringBack(video, as: fileName, anchorFrom: c)
-        let announced = try JSONSerialization.data(withJSONObject: ["duration": duration, "frames": Int(frames)])
+        let announced = try JSONSerialization.data(withJSONObject: ["duration": duration, "frames": Int(frames),
+                                                                    "audio": info["audio"]?.boolValue ?? false])
         try bringBack(announced, as: fileName + ".json")
-        return duration
+        return (duration, info)
     }
 
     /// Writes `data` to $LENSD_VM_OUT (when the host asked for it), and with `anchorFrom` the

@@ -45,7 +45,7 @@ enum Describe {
         }.joined(separator: ", ")
     }
 
-    /// "12.400 s, 372 frames, 3104228 bytes video/mp4, recovered, unsigned: no key".
+    /// "12.400 s, 372 frames, 3104228 bytes video/mp4, sound, recovered, unsigned: no key".
     /// "frame 42 face_too_far, face 0.12 of the width" — keys, not translations: `watch` prints the wire.
     static func face(_ detection: LensFaceDetection) -> String {
         "frame \(detection.frame) \(detection.instruction.key)"
@@ -54,6 +54,7 @@ enum Describe {
 
     static func video(_ info: LensVideoInfo) -> String {
         var text = "\(Seconds.text(info.duration)) s, \(info.frames) frames, \(info.size) bytes \(info.mime)"
+            + (info.audio ? ", sound" : ", silent")
         if info.recovered { text += ", recovered" }
         if let reason = info.reason { text += ", unsigned: \(reason)" }
         return text

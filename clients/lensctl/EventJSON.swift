@@ -13,6 +13,8 @@ struct EventJSON: Encodable {
     var duration_s: Double?
     var frames: UInt32?
     var recovered: Bool?
+    /// VideoSigned/VideoUnsigned: the video has a sound track.
+    var audio: Bool?
     /// VideoUnsigned: why lensd could not sign the video.
     var reason: String?
     var reasons: [String]?
@@ -63,6 +65,7 @@ struct EventJSON: Encodable {
             (size, mime, duration_s, frames, recovered, reason) = (info.size, info.mime, Seconds.milliseconds(info.duration),
                                                                    info.frames, info.recovered, info.reason)
             (upload, timestamped, timestamp_time) = (info.upload, info.timestamped, info.timestampTime)
+            audio = info.audio
         case .resultUploaded(let name, let info):
             self.name = name
             (url, http_status, sha256, size) = (info.url, info.status, info.sha256, info.size)
@@ -96,7 +99,7 @@ struct EventJSON: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case event, time, name, thumbnail_size, size, sha256, mime, duration_s, frames, recovered, reason, reasons, error
+        case event, time, name, thumbnail_size, size, sha256, mime, duration_s, frames, recovered, audio, reason, reasons, error
         case message, zoom_factor, point, device
         case flash_mode, location, status, upload, timestamped, timestamp_time, url, http_status, detection
     }
@@ -114,6 +117,7 @@ struct EventJSON: Encodable {
         try c.encodeIfPresent(duration_s, forKey: .duration_s)
         try c.encodeIfPresent(frames, forKey: .frames)
         try c.encodeIfPresent(recovered, forKey: .recovered)
+        try c.encodeIfPresent(audio, forKey: .audio)
         try c.encodeIfPresent(reason, forKey: .reason)
         try c.encodeIfPresent(reasons, forKey: .reasons)
         try c.encodeIfPresent(error, forKey: .error)

@@ -19,7 +19,7 @@ enum RecordCommand: Command {
     and size. Then it waits for lensd
     to store and sign the video, writes the exact bytes to FILE (default NAME.mp4), checks it
     with lensd's verifier against lensd's trust anchor, and prints name, length, size, path,
-    and "signed, N frames, VERDICT" or "N frames, UNSIGNED: reason".
+    and "signed, N frames, sound|silent, VERDICT" or "N frames, sound|silent, UNSIGNED: reason".
 
     If lensd goes away mid-recording, lensctl says so with the video's name (exit 3): lensd
     recovers what was recorded when it starts again, and lensctl fetch NAME writes it.
@@ -130,6 +130,8 @@ struct RecordJSON: Encodable {
     var duration_s: Double
     var frames: UInt32
     var recovered: Bool
+    /// The video has a sound track.
+    var audio: Bool
     var signed: Bool
     /// lensd's verifier on the file written, trusting lensd's anchor; only when signed.
     var verdict: String?
@@ -147,15 +149,17 @@ struct RecordJSON: Encodable {
         duration_s = Seconds.milliseconds(stored.info.duration)
         frames = stored.info.frames
         recovered = stored.info.recovered
+        audio = stored.info.audio
         signed = stored.signed
         self.verdict = stored.signed ? verdict : nil
         reason = stored.signed ? nil : stored.info.reason ?? ""
         recording_error = stored.fault.map { Fault(error: $0.name, message: $0.message) }
     }
 
-    /// One line: "NAME  12.400 s  3104228 bytes  /path/NAME.mp4  signed, 372 frames, Trusted".
+    /// One line: "NAME  12.400 s  3104228 bytes  /path/NAME.mp4  signed, 372 frames, sound, Trusted".
     var text: String {
-        let state = signed ? "signed, \(frames) frames, \(verdict ?? "")" : "\(frames) frames, UNSIGNED: \(reason ?? "")"
+        let content = "\(frames) frames, " + (audio ? "sound" : "silent")
+        let state = signed ? "signed, \(content), \(verdict ?? "")" : "\(content), UNSIGNED: \(reason ?? "")"
         return "\(name)  \(Seconds.text(duration_s)) s  \(size) bytes  \(path)  \(state)"
     }
 }

@@ -21,8 +21,9 @@
 # no kernel package, qemu failure) - callers may skip on 125.
 # Inside: $VIVID_VM=1, $VIVID_VM_OPTS, vivid.ko at $VIVID_VM_KO (reload it with
 # `busybox rmmod vivid; busybox insmod "$VIVID_VM_KO" $VIVID_VM_OPTS`), no udev, no D-Bus
-# daemon, nodes root-only; with --loopback, v4l2loopback loaded after vivid and
-# $VIVID_VM_LOOPBACK_WRITER (usage in loopback-writer.c). Needs root and qemu-system-x86
+# daemon, nodes root-only, snd-aloop's sound card (hw:Loopback: what is played into
+# hw:Loopback,0,N is captured from hw:Loopback,1,N); with --loopback, v4l2loopback loaded after
+# vivid and $VIVID_VM_LOOPBACK_WRITER (usage in loopback-writer.c). Needs root and qemu-system-x86
 # busybox-static kmod cpio xz-utils, and for --loopback make and gcc (scripts/setup installs
 # them all). Cache: $LENSD_VM_CACHE (default ~/.cache/lensd-vm).
 set -euo pipefail
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
     --timeout) TIMEOUT=$2; shift 2 ;;
     --setup-only) SETUP_ONLY=1; shift ;;
     -v|--verbose) VERBOSE=1; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     --) shift; break ;;
     -*) die "unknown option $1" ;;
     *) break ;;
@@ -66,10 +67,15 @@ CACHE=${LENSD_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/lensd-vm}
 mkdir -p "$CACHE" || die "cannot create the cache $CACHE"
 
 # ------------------------------------------------------- kernel + modules
-# Modules needed in the initramfs (dependencies are resolved with modprobe).
-WANT_MODS="vivid 9p 9pnet_virtio virtio_pci overlay"
-build_kernel() {  # $1 = package name -> $CACHE/k-<pkg>/{vmlinux,modules/}
-  local pkg=$1 out="$CACHE/k-$1" tmp
+# Modules needed in the initramfs (dependencies are resolved with modprobe); all but vivid are
+# loaded at boot. snd-aloop is the sound card: what is played into hw:Loopback,0,N is captured
+# from hw:Loopback,1,N.
+WANT_MODS="vivid 9p 9pnet_virtio virtio_pci overlay snd-aloop"
+# The kernel directory is named by the module list too, so a cache made for another list (an
+# older checkout's, which other runs may be using) is neither reused nor replaced.
+kernel_dir() { echo "$CACHE/k-$1-$(printf %s "$WANT_MODS" | sha256sum | cut -c1-8)"; }
+build_kernel() {  # $1 = package name -> $(kernel_dir <pkg>)/{vmlinux,modules/}
+  local pkg=$1 out; out=$(kernel_dir "$1"); local tmp
   [ -s "$out/vmlinux" ] && [ -s "$out/modules/order" ] && return 0
   tmp=$(mktemp -d "$CACHE/tmp.XXXXXX")
   vlog "downloading $pkg"
@@ -81,6 +87,7 @@ build_kernel() {  # $1 = package name -> $CACHE/k-<pkg>/{vmlinux,modules/}
     './lib/modules/*/kernel/drivers/virtio/*' './lib/modules/*/kernel/fs/9p/*' \
     './lib/modules/*/kernel/net/9p/*' './lib/modules/*/kernel/fs/netfs/*' \
     './lib/modules/*/kernel/fs/fscache/*' './lib/modules/*/kernel/fs/overlayfs/*' \
+    './lib/modules/*/kernel/sound/*' \
     || { rm -rf "$tmp"; die "extracting $pkg failed"; }
   local kver; kver=$(ls "$tmp/lib/modules")
   /sbin/depmod -b "$tmp" "$kver"
@@ -193,7 +200,7 @@ else
   [ -n "$KPKG" ] || die "cannot resolve linux-image-amd64"
 fi
 build_kernel "$KPKG"; echo "$KPKG" > "$CACHE/kernel-pkg"
-KDIR="$CACHE/k-$KPKG"; INITRD=$(build_initrd "$KDIR")
+KDIR=$(kernel_dir "$KPKG"); INITRD=$(build_initrd "$KDIR")
 if [ "$LOOPBACK" = 1 ]; then build_loopback "$KDIR"; fi
 flock -u 9
 vlog "cache ready: $KDIR ($(cat "$KDIR/kver"))"

@@ -1,6 +1,6 @@
 /// Why capture is disabled. Wire values are frozen (DESIGN.md).
 public enum DisabledReason: String, Sendable, CaseIterable, Comparable {
-    case enrollment, camera, location, storage, timestamp
+    case enrollment, camera, location, storage, timestamp, microphone
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -19,6 +19,9 @@ public struct CaptureConditions: Sendable, Equatable {
     public var storageLow: Bool
     /// Why no TSA answers, while `timestamp = required` waits for one; nil otherwise.
     public var timestampProblem: String?
+    /// Why the configured audio device cannot capture, when sound is required (audio = on);
+    /// nil when it can, or sound is not required.
+    public var microphoneProblem: String?
 
     public init(enrolled: Bool, cameraAvailable: Bool, locationPolicy: LocationPolicy, locationFix: LocationFix?,
                 storageLow: Bool) {
@@ -31,15 +34,16 @@ public struct CaptureConditions: Sendable, Equatable {
 
     /// Each reason of `disabledReasons(accuracy:)` in words a person can act on: gpsd
     /// unreachable, no fix yet and a fix too coarse read differently, as they need different help.
-    public func explanations(accuracy: Double, enrollmentProblem: String?) -> [DisabledReason: String] {
+    public func explanations(accuracy: Double, enrollmentProblem: String?, usesMicrophone: Bool = true) -> [DisabledReason: String] {
         var explained: [DisabledReason: String] = [:]
-        for reason in disabledReasons(accuracy: accuracy) {
+        for reason in disabledReasons(accuracy: accuracy, usesMicrophone: usesMicrophone) {
             explained[reason] = switch reason {
             case .enrollment: enrollmentProblem ?? "the device is not enrolled"
             case .camera: "no camera is available"
             case .storage: "the state directory is almost full (min-free-bytes)"
             case .location: locationExplanation(accuracy: accuracy)
             case .timestamp: "a time-stamp is required and no TSA answers: \(timestampProblem ?? "not yet asked")"
+            case .microphone: microphoneProblem ?? "no audio capture device"
             }
         }
         return explained
@@ -52,8 +56,9 @@ public struct CaptureConditions: Sendable, Equatable {
         return "\(Int(fix.horizontalAccuracy.rounded())) m > \(Int(accuracy.rounded())) m: the fix is coarser than needed"
     }
 
-    /// The reasons capture is disabled for a session that wants `accuracy` metres or better.
-    public func disabledReasons(accuracy: Double) -> [DisabledReason] {
+    /// The reasons capture is disabled for a session that wants `accuracy` metres or better, and
+    /// sound unless it turned it off (`usesMicrophone` false).
+    public func disabledReasons(accuracy: Double, usesMicrophone: Bool = true) -> [DisabledReason] {
         var reasons: [DisabledReason] = []
         if !enrolled { reasons.append(.enrollment) }
         if !cameraAvailable { reasons.append(.camera) }
@@ -62,6 +67,7 @@ public struct CaptureConditions: Sendable, Equatable {
         }
         if storageLow { reasons.append(.storage) }
         if timestampProblem != nil { reasons.append(.timestamp) }
+        if usesMicrophone && microphoneProblem != nil { reasons.append(.microphone) }
         return reasons
     }
 

@@ -27,10 +27,10 @@ final class BackgroundFragmentWriter: @unchecked Sendable {  // `writer` is touc
     var size: Int { lock.withLock { writtenSize + pendingBytes } }
     var duration: Double { lock.withLock { writtenDuration + pendingDuration } }
 
-    func append(_ samples: [VideoSample]) throws {
+    func append(_ samples: [VideoSample], audio: [AudioSample]) throws {
         if let failure = lock.withLock({ failure }) { throw failure }
         slots.wait()
-        let bytes = samples.reduce(0) { $0 + $1.data.count }
+        let bytes = samples.reduce(0) { $0 + $1.data.count } + audio.reduce(0) { $0 + $1.data.count }
         let seconds = Double(samples.reduce(0) { $0 + Int($1.duration) }) / Double(FragmentedMP4Writer.timescale)
         lock.withLock {
             pendingBytes += bytes
@@ -39,7 +39,7 @@ final class BackgroundFragmentWriter: @unchecked Sendable {  // `writer` is touc
         worker.submit { [self] in
             defer { slots.signal() }
             do {
-                try writer.appendFragment(samples)
+                try writer.appendFragment(samples, audio: audio)
                 lock.withLock {
                     writtenSize = writer.size
                     writtenDuration = writer.duration

@@ -13,7 +13,8 @@ public enum VideoEncoding: Sendable, Equatable {
 /// of frames (MJPEG) becomes one fsynced fragment, written behind the camera's back
 /// (BackgroundFragmentWriter), so a crash loses at most the open one and a few queued ones. Sample
 /// durations come from the frames' own timestamps: a dropped frame shows as a longer sample, not
-/// as time running fast. One owner thread (the camera's).
+/// as time running fast. With a microphone, each fragment also carries the sound of its time
+/// (see Microphone). One owner thread (the camera's).
 public final class VideoRecorder {
     public let path: String
     /// A small JPEG of the first frame; nil until one arrived.
@@ -30,15 +31,30 @@ public final class VideoRecorder {
     /// The newest coded frame: its duration is known only when the next frame's time is.
     private var held: (sample: VideoSample, timestamp: Double)?
     private var firstTimestamp: Double?
+    private let microphone: Microphone?
+    /// Video ticks in the fragments handed to the writer: where their sound must reach.
+    private var flushedTicks: UInt64 = 0
 
     /// Nothing is created on disk until the first frame is coded (an H.264 track needs the
-    /// encoder's parameter sets in its header).
-    public init(path: String, encoding: VideoEncoding, frameRate: Double, creationTime: Date) {
+    /// encoder's parameter sets in its header). A `microphone` (already capturing) adds a sound
+    /// track whose time 0 is the first written frame's timestamp (same monotonic clock).
+    public init(path: String, encoding: VideoEncoding, frameRate: Double, creationTime: Date, microphone: Microphone? = nil) {
         self.path = path
         self.encoding = encoding
         self.frameRate = frameRate > 0 && frameRate.isFinite ? frameRate : 30
         self.creationTime = creationTime
+        self.microphone = microphone
     }
+
+    deinit {
+        _ = microphone?.finish(at: 0)  // stops its thread if the recording never finished
+    }
+
+    /// Whether the file has a sound track.
+    public var hasAudio: Bool { microphone != nil }
+
+    /// The capture failure that made the rest of the sound silence, if one came.
+    public var audioFailure: AudioError? { microphone?.failure }
 
     /// Seconds recorded, including the frames not yet in a fragment.
     public var duration: Double {
@@ -49,6 +65,7 @@ public final class VideoRecorder {
     /// Bytes on disk plus the open fragment's samples.
     public var size: Int {
         (writer?.size ?? 0) + fragment.reduce(0) { $0 + $1.data.count } + (held?.sample.data.count ?? 0)
+            + (microphone?.pendingBytes ?? 0)
     }
 
     public func append(_ frame: VideoFrame) throws {
@@ -73,7 +90,9 @@ public final class VideoRecorder {
     public func finish() throws -> FinalizedMP4 {
         if let held { fragment.append(VideoSample(data: held.sample.data, duration: nominalDuration, isSync: held.sample.isSync)) }
         held = nil
-        do { try flush() } catch { lastFragmentFailure = error }
+        let end = flushedTicks + fragment.reduce(0) { $0 + UInt64($1.duration) }
+        let sound = microphone?.finish(at: Double(end) / Double(FragmentedMP4Writer.timescale)) ?? []
+        do { try flush(sound: sound) } catch { lastFragmentFailure = error }
         guard let writer else { throw VideoRecordingError.noFrames }
         return try writer.finish()
     }
@@ -87,9 +106,14 @@ public final class VideoRecorder {
         return ticks >= 1 && ticks < Double(UInt32.max) ? UInt32(ticks) : nominalDuration
     }
 
-    private func flush() throws {
-        guard !fragment.isEmpty else { return }
-        try writer?.append(fragment)
+    /// Hands the open fragment to the writer with the sound coded up to its end (`sound` at the
+    /// end of the recording, when the microphone has already stopped).
+    private func flush(sound: [AudioSample]? = nil) throws {
+        guard !fragment.isEmpty, let writer else { return }
+        let end = flushedTicks + fragment.reduce(0) { $0 + UInt64($1.duration) }
+        let audio = sound ?? microphone?.takePackets(before: Double(end) / Double(FragmentedMP4Writer.timescale)) ?? []
+        try writer.append(fragment, audio: audio)
+        flushedTicks = end
         fragment.removeAll(keepingCapacity: true)
     }
 
@@ -103,7 +127,7 @@ public final class VideoRecorder {
             case .jpeg(let bytes): jpeg = Array(bytes)
             case .rgb(let rgb): jpeg = try JPEGCodec.encode(rgb: rgb, width: frame.width, height: frame.height, quality: quality)
             }
-            if writer == nil { try open(VideoTrack(format: .jpeg, width: frame.width, height: frame.height)) }
+            if writer == nil { try open(VideoTrack(format: .jpeg, width: frame.width, height: frame.height), at: frame.timestamp) }
             return VideoSample(data: jpeg, duration: nominalDuration, isSync: true)
         case .h264(let bitrate):
             guard width >= 16, height >= 16 else { throw VideoRecordingError.frameTooSmall(frame.width, frame.height) }
@@ -121,14 +145,24 @@ public final class VideoRecorder {
             guard let coded = try encoder!.encode(image!, timestamp: frame.timestamp - start) else { return nil }
             if writer == nil {
                 guard coded.isKeyFrame, let sps = coded.sps, let pps = coded.pps else { return nil }
-                try open(VideoTrack(format: .h264(sps: sps, pps: pps), width: width, height: height))
+                try open(VideoTrack(format: .h264(sps: sps, pps: pps), width: width, height: height), at: frame.timestamp)
             }
             return VideoSample(data: coded.sample, duration: nominalDuration, isSync: coded.isKeyFrame)
         }
     }
 
-    private func open(_ track: VideoTrack) throws {
-        writer = BackgroundFragmentWriter(try FragmentedMP4Writer(path: path, track: track, creationTime: creationTime))
+    private func open(_ track: VideoTrack, at timestamp: Double) throws {
+        let audio = microphone.map { AudioTrack(channels: $0.settings.channels, preSkip: $0.preSkip) }
+        writer = BackgroundFragmentWriter(try FragmentedMP4Writer(path: path, track: track, audio: audio, creationTime: creationTime))
+        microphone?.start(at: Self.monotonicTime(of: timestamp))
+    }
+
+    /// The frame's time on the sound's clock (CLOCK_MONOTONIC): its own timestamp when it is
+    /// on that clock (V4L2 capture drivers), else now, as it arrives (the synthetic camera counts
+    /// from its opening; a device on another clock).
+    private static func monotonicTime(of timestamp: Double) -> Double {
+        let now = ALSACapture.monotonicNow()
+        return abs(now - timestamp) < 1 ? timestamp : now
     }
 }
 

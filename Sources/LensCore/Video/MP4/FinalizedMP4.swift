@@ -13,9 +13,11 @@ public struct FinalizedMP4: Sendable {
     public var size: Int
     /// A torn tail that recovery cut off (0 after a clean stop).
     public var droppedBytes: Int
+    /// Seconds of sound (sum of the Opus packet durations / 48000); nil when the file has no sound track.
+    public var audioDuration: Double?
 
     public init(path: String, reserve: Range<Int>, bmffHash: [UInt8], duration: Double, sampleCount: Int,
-                size: Int, droppedBytes: Int) {
+                size: Int, droppedBytes: Int, audioDuration: Double? = nil) {
         self.path = path
         self.reserve = reserve
         self.bmffHash = bmffHash
@@ -23,5 +25,6 @@ public struct FinalizedMP4: Sendable {
         self.sampleCount = sampleCount
         self.size = size
         self.droppedBytes = droppedBytes
+        self.audioDuration = audioDuration
     }
 }

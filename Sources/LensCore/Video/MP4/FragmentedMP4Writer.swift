@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import LensCrypto
 
-/// Records one video track as a crash-safe fragmented MP4 journal (every fragment fsynced, a crash
+/// Records a video track (and a sound track) as a crash-safe fragmented MP4 journal (every fragment fsynced, a crash
 /// loses at most the fragment being written) and finalizes it in place into a plain MP4, hashing
 /// every mdat as it is written so that signing at stop costs the same for any length.
 ///
@@ -19,11 +19,13 @@ public final class FragmentedMP4Writer {
     private var fragments: [Fragment] = []
     private var end: Int
     private var decodeTime: UInt64 = 0
+    private var audioDecodeTime: UInt64 = 0
     private var isFinished = false
 
-    /// Creates `path` (O_EXCL, mode 0600), writes ftyp + free reserve + moov(mvex), fsyncs file and directory.
-    public init(path: String, track: VideoTrack, creationTime: Date) throws {
-        movie = try MovieHeader(track: track, creationTime: creationTime)
+    /// Creates `path` (O_EXCL, mode 0600), writes ftyp + free reserve + moov(mvex), fsyncs file and
+    /// directory. `audio`: the recording has a sound track too.
+    public init(path: String, track: VideoTrack, audio: AudioTrack? = nil, creationTime: Date) throws {
+        movie = try MovieHeader(track: track, audio: audio, creationTime: creationTime)
         let start = JournalLayout.fileType(for: track.format) + JournalLayout.reserve()
         let journal = start + MovieBox.journal(movie)
         self.path = path
@@ -42,28 +44,32 @@ public final class FragmentedMP4Writer {
         }
     }
 
-    /// Appends one fragment (moof + mdat; the first sample should be sync) and fsyncs. Throws on an
-    /// empty list. A failed append leaves the file as it was before it, so recording may go on.
-    public func appendFragment(_ samples: [VideoSample]) throws {
+    /// Appends one fragment (moof + mdat; the first video sample should be sync, `audio` the sound
+    /// of about the same time) and fsyncs. Throws on an empty video list, or sound for a silent
+    /// recording. A failed append leaves the file as it was before it, so recording may go on.
+    public func appendFragment(_ samples: [VideoSample], audio: [AudioSample] = []) throws {
         guard !isFinished else { throw MP4Error(.finished, "\(path) is already finished") }
         guard !samples.isEmpty else { throw MP4Error(.invalidArgument, "an empty fragment") }
-        let records = try samples.map { sample in
-            guard !sample.data.isEmpty, sample.data.count <= Int(UInt32.max) else {
-                throw MP4Error(.invalidArgument, "a sample of \(sample.data.count) bytes")
-            }
-            return SampleRecord(size: UInt32(sample.data.count), duration: sample.duration, isSync: sample.isSync)
+        guard audio.isEmpty || movie.audioSampleDescription != nil else {
+            throw MP4Error(.invalidArgument, "sound for a recording without a sound track")
         }
-        let mdatHeader = MediaDataBox.header(payloadSize: records.reduce(0) { $0 + Int($1.size) })
-        let moof = MovieFragmentBox.make(sequenceNumber: UInt32(fragments.count + 1), baseDecodeTime: decodeTime,
-                                         samples: records, mdatHeaderSize: mdatHeader.count)
+        let records = try samples.map { try Self.record($0.data, duration: $0.duration, isSync: $0.isSync) }
+        let audioRecords = try audio.map { try Self.record($0.data, duration: $0.duration, isSync: true) }
+        var runs = [MovieFragmentBox.Run(trackID: MovieBox.videoTrackID, baseDecodeTime: decodeTime, samples: records)]
+        if !audioRecords.isEmpty {
+            runs.append(MovieFragmentBox.Run(trackID: MovieBox.audioTrackID, baseDecodeTime: audioDecodeTime, samples: audioRecords))
+        }
+        let payloads = samples.map(\.data) + audio.map(\.data)
+        let mdatHeader = MediaDataBox.header(payloadSize: payloads.reduce(0) { $0 + $1.count })
+        let moof = MovieFragmentBox.make(sequenceNumber: UInt32(fragments.count + 1), runs: runs, mdatHeaderSize: mdatHeader.count)
         let fragment = Fragment(moofOffset: end, mdatOffset: end + moof.count, mdatHeaderSize: mdatHeader.count,
-                                samples: records)
+                                samples: records, audioSamples: audioRecords)
         do {
             try file.write(moof + mdatHeader, at: fragment.moofOffset)
             var offset = fragment.mdatOffset + mdatHeader.count
-            for sample in samples {
-                try file.write(sample.data, at: offset)
-                offset += sample.data.count
+            for payload in payloads {
+                try file.write(payload, at: offset)
+                offset += payload.count
             }
             try file.sync()
         } catch let failure as Syscalls.Failure {
@@ -72,10 +78,16 @@ public final class FragmentedMP4Writer {
         }
         hasher.update(UInt64(fragment.mdatOffset).bigEndianBytes)
         hasher.update(mdatHeader)
-        for sample in samples { hasher.update(sample.data) }
+        for payload in payloads { hasher.update(payload) }
         fragments.append(fragment)
         end = fragment.mdatEnd
         decodeTime += records.reduce(0) { $0 + UInt64($1.duration) }
+        audioDecodeTime += audioRecords.reduce(0) { $0 + UInt64($1.duration) }
+    }
+
+    private static func record(_ data: [UInt8], duration: UInt32, isSync: Bool) throws -> SampleRecord {
+        guard !data.isEmpty, data.count <= Int(UInt32.max) else { throw MP4Error(.invalidArgument, "a sample of \(data.count) bytes") }
+        return SampleRecord(size: UInt32(data.count), duration: duration, isSync: isSync)
     }
 
     /// Bytes in the file so far.
@@ -83,6 +95,9 @@ public final class FragmentedMP4Writer {
 
     /// Seconds recorded so far.
     public var duration: Double { Double(decodeTime) / Double(Self.timescale) }
+
+    /// Seconds of sound recorded so far.
+    public var audioDuration: Double { Double(audioDecodeTime) / Double(AudioTrack.timescale) }
 
     /// Finalizes in place and returns the result; the writer is done afterwards, even when this throws
     /// (`MP4Recovery.finalize` can then finish the file).

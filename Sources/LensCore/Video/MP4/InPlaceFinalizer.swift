@@ -19,7 +19,8 @@ struct InPlaceFinalizer {
     func finalize(_ file: borrowing Descriptor, hasher: Hasher, droppedBytes: Int) throws -> FinalizedMP4 {
         guard let end = fragments.last?.mdatEnd else { throw MP4Error(.noCompleteFragment, "\(path): no complete fragment") }
         let table = SampleTable(chunks: fragments.map(\.chunk))
-        let moov = MovieBox.final(movie, table: table)
+        let audio = SampleTable(chunks: fragments.compactMap(\.audioChunk))
+        let moov = MovieBox.final(movie, video: table, audio: audio)
         try MP4Error.io("finalize \(path)") {
             try file.truncate(to: end)
             try file.write(moov, at: end)
@@ -33,6 +34,8 @@ struct InPlaceFinalizer {
         hasher.update(moov)
         return FinalizedMP4(path: path, reserve: reserve, bmffHash: hasher.finalize(),
                             duration: Double(table.duration) / Double(FragmentedMP4Writer.timescale),
-                            sampleCount: table.sampleCount, size: end + moov.count, droppedBytes: droppedBytes)
+                            sampleCount: table.sampleCount, size: end + moov.count, droppedBytes: droppedBytes,
+                            audioDuration: movie.audioSampleDescription == nil ? nil
+                                : Double(audio.duration) / Double(AudioTrack.timescale))
     }
 }

@@ -31,13 +31,12 @@ public enum MP4Recovery {
 
         if boxes.count > 3, let finalMovie = try finalMovie(file, boxes.last!) {
             guard end == status.size else { throw MP4Error(.malformed, "\(path) has bytes after its final moov") }
-            return try completeFinalized(path, file, boxes: boxes, sampleCount: finalMovie.sampleCount,
-                                         duration: finalMovie.duration)
+            return try completeFinalized(path, file, boxes: boxes, movie: finalMovie)
         }
 
         guard journalMovie.type == "moov" else { throw MP4Error(.malformed, "\(path) has neither a journal nor a final moov") }
         let movie = try MovieBox.readJournal(try journalMovie.read(file, limit: journalMovieLimit))
-        let fragments = try completeFragments(file, boxes: boxes[3...])
+        let fragments = try completeFragments(file, boxes: boxes[3...], hasAudio: movie.audioSampleDescription != nil)
         let hasher = Hasher()
         for fragment in fragments { try MediaDataHashing.add(fragment.mdat, from: file, to: hasher) }
         let finalizer = InPlaceFinalizer(path: path, journalMovieOffset: journalMovie.offset, movie: movie, fragments: fragments)
@@ -53,7 +52,7 @@ public enum MP4Recovery {
 
     /// The leading moof+mdat pairs that parse and agree with each other; the first pair that does
     /// not (a torn write) and everything after it is the tail to drop.
-    private static func completeFragments(_ file: borrowing Descriptor, boxes: ArraySlice<RootBox>) throws -> [Fragment] {
+    private static func completeFragments(_ file: borrowing Descriptor, boxes: ArraySlice<RootBox>, hasAudio: Bool) throws -> [Fragment] {
         var fragments: [Fragment] = []
         var index = boxes.startIndex
         while index + 1 < boxes.endIndex, boxes[index].type == "moof", boxes[index + 1].type == "mdat" {
@@ -61,11 +60,12 @@ public enum MP4Recovery {
             guard moof.headerSize == 8, moof.size <= fragmentLimit else { break }
             // Read errors end recovery; only bytes that do not parse count as the torn tail.
             let bytes = try moof.read(file, limit: fragmentLimit)
-            guard let samples = try? MovieFragmentBox.read(bytes, mdatHeaderSize: mdat.headerSize,
-                                                          mdatPayloadSize: mdat.payloadSize)
+            guard let runs = try? MovieFragmentBox.read(bytes, mdatHeaderSize: mdat.headerSize,
+                                                       mdatPayloadSize: mdat.payloadSize),
+                  runs.count == 1 || hasAudio
             else { break }
             fragments.append(Fragment(moofOffset: moof.offset, mdatOffset: mdat.offset, mdatHeaderSize: mdat.headerSize,
-                                      samples: samples))
+                                      samples: runs[0].samples, audioSamples: runs.count > 1 ? runs[1].samples : []))
             index += 2
         }
         return fragments
@@ -73,7 +73,7 @@ public enum MP4Recovery {
 
     /// Sample count and duration if `last` is a final moov that parses; nil for anything else
     /// (a torn moov being appended when the crash came is cut off like a torn fragment).
-    private static func finalMovie(_ file: borrowing Descriptor, _ last: RootBox) throws -> (sampleCount: Int, duration: UInt64)? {
+    private static func finalMovie(_ file: borrowing Descriptor, _ last: RootBox) throws -> MovieBox.FinalSummary? {
         guard last.type == "moov", last.size <= finalMovieLimit else { return nil }
         let bytes = try last.read(file, limit: finalMovieLimit)
         return try? MovieBox.readFinal(bytes)
@@ -82,7 +82,7 @@ public enum MP4Recovery {
     /// A file whose final moov is durable: retypes whatever moof or journal moov a crash left
     /// untouched (nothing, for a cleanly finished file) and hashes it as it is.
     private static func completeFinalized(_ path: String, _ file: borrowing Descriptor, boxes: [RootBox],
-                                          sampleCount: Int, duration: UInt64) throws -> FinalizedMP4 {
+                                          movie: MovieBox.FinalSummary) throws -> FinalizedMP4 {
         let leftovers = boxes.dropLast().indices.filter { $0 >= 2 && ["moov", "moof"].contains(boxes[$0].type) }
         var finished = boxes
         if !leftovers.isEmpty {
@@ -97,7 +97,8 @@ public enum MP4Recovery {
         }
         return FinalizedMP4(path: path, reserve: boxes[1].offset..<boxes[1].end,
                             bmffHash: try MP4Error.io("hash \(path)") { try BMFFHash.hash(fileAt: path) },
-                            duration: Double(duration) / Double(FragmentedMP4Writer.timescale),
-                            sampleCount: sampleCount, size: boxes.last!.end, droppedBytes: 0)
+                            duration: Double(movie.duration) / Double(FragmentedMP4Writer.timescale),
+                            sampleCount: movie.sampleCount, size: boxes.last!.end, droppedBytes: 0,
+                            audioDuration: movie.audioDuration.map { Double($0) / Double(AudioTrack.timescale) })
     }
 }

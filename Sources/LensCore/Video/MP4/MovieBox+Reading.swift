@@ -7,7 +7,9 @@ extension MovieBox {
         var mvhd = try BoxReader.fullBox(moov, try boxes.first("mvhd"))
         let creationTime = mvhd.version == 1 ? try mvhd.reader.u64() : UInt64(try mvhd.reader.u32())
 
-        let trak = try BoxReader.children(moov, of: try boxes.first("trak"))
+        let traks = boxes.filter { $0.type == "trak" }
+        guard (1...2).contains(traks.count) else { throw MP4Error(.notLensdFile, "the journal's moov has \(traks.count) tracks") }
+        let trak = try BoxReader.children(moov, of: traks[0])
         let tkhd = try trak.first("tkhd")
         // width and height (16.16 fixed point) end the tkhd of either version.
         var size = BoxReader(moov, range: (tkhd.range.upperBound - 8)..<tkhd.range.upperBound)
@@ -19,15 +21,39 @@ extension MovieBox {
         guard try entries.u32() == 1, let entry = try entries.children().first, ["avc1", "jpeg"].contains(entry.type) else {
             throw MP4Error(.notLensdFile, "the journal's sample description is not one avc1 or jpeg entry")
         }
+        var audioDescription: [UInt8]?
+        if traks.count == 2 {
+            let audioStsd = try sampleTable(moov, trak: try BoxReader.children(moov, of: traks[1])).first("stsd")
+            audioDescription = Array(moov[audioStsd.range])
+            _ = try AudioSampleDescription.channels(of: audioDescription!)
+        }
         return MovieHeader(creationTime: creationTime, width: width, height: height,
-                           sampleDescription: Array(moov[stsd.range]))
+                           sampleDescription: Array(moov[stsd.range]), audioSampleDescription: audioDescription)
     }
 
-    /// Sample count and duration (90 kHz ticks) of a finalized file's moov (no mvex, a filled stts).
-    static func readFinal(_ moov: [UInt8]) throws -> (sampleCount: Int, duration: UInt64) {
+    /// What recovery reports of a finalized file: the video's sample count and duration (90 kHz
+    /// ticks), the sound's duration (48 kHz ticks) when it has a sound track.
+    struct FinalSummary {
+        var sampleCount: Int
+        var duration: UInt64
+        var audioDuration: UInt64?
+    }
+
+    /// A finalized file's moov (no mvex, filled stts).
+    static func readFinal(_ moov: [UInt8]) throws -> FinalSummary {
         let boxes = try rootChildren(moov)
         guard !boxes.contains(where: { $0.type == "mvex" }) else { throw MP4Error(.malformed, "a second fragmented moov") }
-        let trak = try BoxReader.children(moov, of: try boxes.first("trak"))
+        let traks = boxes.filter { $0.type == "trak" }
+        guard (1...2).contains(traks.count) else { throw MP4Error(.malformed, "the final moov has \(traks.count) tracks") }
+        let video = try timeToSample(moov, trak: traks[0])
+        guard video.sampleCount > 0 else { throw MP4Error(.malformed, "the final moov has no samples") }
+        let audio = traks.count == 2 ? try timeToSample(moov, trak: traks[1]) : nil
+        return FinalSummary(sampleCount: video.sampleCount, duration: video.duration, audioDuration: audio?.duration)
+    }
+
+    /// Sample count and summed duration of a trak's stts.
+    private static func timeToSample(_ moov: [UInt8], trak trakBox: ChildBox) throws -> (sampleCount: Int, duration: UInt64) {
+        let trak = try BoxReader.children(moov, of: trakBox)
         var stts = try BoxReader.fullBox(moov, try sampleTable(moov, trak: trak).first("stts")).reader
         let entryCount = Int(try stts.u32())
         guard entryCount <= stts.remaining / 8 else { throw MP4Error(.malformed, "stts has \(entryCount) entries") }
@@ -39,7 +65,6 @@ extension MovieBox {
             sampleCount += Int(count)
             duration = sum
         }
-        guard sampleCount > 0 else { throw MP4Error(.malformed, "the final moov has no samples") }
         return (sampleCount, duration)
     }
 
