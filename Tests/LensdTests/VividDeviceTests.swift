@@ -126,6 +126,9 @@ final class VividDeviceTests: LensdTestCase {
         XCTAssertEqual(failed.arguments.first?.stringValue, "org.lensd.Lens1.Error.CameraSessionFailed")
         let disabled = try c.waitForSignal("CaptureDisabled", path: s)
         XCTAssertEqual(disabled.arguments.first?.arrayValue?.compactMap(\.stringValue), ["camera"])
+        // A CaptureEnabled from before the disconnect may still be queued behind the property it
+        // follows: only one sent after this CaptureDisabled says the reload brought the camera back.
+        c.forgetSignals()
 
         try reloadVivid()
         try c.waitForSignal("CaptureEnabled", path: s)
