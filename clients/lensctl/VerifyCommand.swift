@@ -37,7 +37,7 @@ enum VerifyCommand: Command {
         let report: VerificationReport
         do {
             let timeStampAnchors = try TrustAnchorSources.read(args.all("--tsa-trust-anchor"))
-            report = try Verifier(trustAnchors: anchors, timeStampAnchors: timeStampAnchors).verify(fileAt: path)
+            report = try Verifier(trustAnchors: anchors, timeStampAnchors: timeStampAnchors).verify(fileAt: path, mapping: true)
         } catch C2PAError.noManifest {
             throw CommandFailure(.noManifest, "\(path): no C2PA manifest")
         } catch {
