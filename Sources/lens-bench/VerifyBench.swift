@@ -40,7 +40,7 @@ struct VerifyBench {
         print("file".padding(toLength: 34, withPad: " ", startingAt: 0) + "     bytes      lensd  c2pa-python   ratio  lensctl one-shot  verdicts")
         for (file, copy) in zip(files, copies) {
             var state = ""
-            let own = Measure.median(try Measure.times(runs: runs) { state = try verifier.verify(fileAt: copy).state.rawValue })
+            let own = Measure.median(try Measure.times(runs: runs) { state = try verifier.verify(fileAt: copy, mapping: true).state.rawValue })
             let theirs = reference.map { $0[copy] }
             let oneShot = FileManager.default.isExecutableFile(atPath: lensctl)
                 ? Measure.median(try Measure.times(runs: runs) {

@@ -85,6 +85,13 @@ final class ActionRulesVersusReferenceTests: XCTestCase {
                   #"[\#(Self.created),{"action":"c2pa.redacted","parameters":{"redacted":"self#jumbf=/c2pa/urn:c2pa:none/c2pa.assertions/c2pa.metadata"}}]"#,
                   expect: "Invalid")
         try agree("redacted, no uri", original, #"[\#(Self.created),{"action":"c2pa.redacted","parameters":{}}]"#, expect: "Invalid")
+        // In the edit's store, the parent's manifest: an assertion its claim lists, and one it does not.
+        let parent = try XCTUnwrap(try ReferenceValidator.verdict(file: original).activeManifest)
+        func redacting(_ label: String) -> String {
+            #"[\#(Self.opened),{"action":"c2pa.redacted","parameters":{"redacted":"self#jumbf=/c2pa/\#(parent)/c2pa.assertions/\#(label)"}}]"#
+        }
+        try agree("redacted, listed by the parent", edit, redacting("c2pa.metadata"), expect: "Trusted")
+        try agree("redacted, unknown to the parent", edit, redacting("c2pa.nothing"), expect: "Invalid")
     }
 
     func testAnEmptyActionListStopsTheReference() throws {

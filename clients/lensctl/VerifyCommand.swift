@@ -15,7 +15,8 @@ enum VerifyCommand: Command {
     signer chains to a trust anchor), Valid (intact, signer not trusted) or Invalid. Every ingredient's
     manifest is checked too. Prints the signer, "time-stamped TIME by TSA" (a trusted RFC 3161
     time-stamp: the certificate is judged at that time) or "not time-stamped: turns Invalid after
-    DATE" (the certificate's expiry), capture time, location and device.
+    DATE" (the certificate's expiry), "OCSP: not revoked as of TIME (stapled response)" or "REVOKED"
+    when the signature carries an OCSP response (none is fetched), capture time, location and device.
 
       --trust-anchor PEM  a PEM file (or <(lensctl trust-anchor)) of roots to trust (signers and
                           time-stamp authorities); repeatable. Also trusted: the files in
@@ -37,7 +38,7 @@ enum VerifyCommand: Command {
         let report: VerificationReport
         do {
             let timeStampAnchors = try TrustAnchorSources.read(args.all("--tsa-trust-anchor"))
-            report = try Verifier(trustAnchors: anchors, timeStampAnchors: timeStampAnchors).verify(fileAt: path)
+            report = try Verifier(trustAnchors: anchors, timeStampAnchors: timeStampAnchors).verify(fileAt: path, mapping: true)
         } catch C2PAError.noManifest {
             throw CommandFailure(.noManifest, "\(path): no C2PA manifest")
         } catch {

@@ -60,7 +60,7 @@ struct StapledOCSPCheck {
                 revoked = true
             case .revoked(let at, let reason) where reason == Self.removeFromCRL:
                 if at <= signingTime ?? now { revoked = true }
-            case .revoked(let at, let reason?):
+            case .revoked(let at, _?):
                 // Signed before the revocation (only a time-stamp can say so): the answer settles it, saying nothing.
                 guard let signed = signingTime, signed < at else { revoked = true; continue }
                 return .silent

@@ -3,8 +3,8 @@ import LensCrypto
 
 /// The signed asset as the hard-binding checks read it.
 enum Asset {
-    /// A JPEG in memory and where its manifest store sits in it.
-    case jpeg(bytes: [UInt8], storeLocation: Range<Int>)
+    /// A JPEG in memory (valid while the check runs) and where its manifest store sits in it.
+    case jpeg(bytes: UnsafeRawBufferPointer, storeLocation: Range<Int>)
     /// An ISO-BMFF file, read again from disk when hashed.
     case bmff(path: String, boxes: [BMFFBox])
 }

@@ -22,12 +22,15 @@ public struct Verifier: Sendable {
     /// Throws `C2PAError.noManifest` when the JPEG has no store and `.unsupported`/`.malformed`
     /// when it is not a readable JPEG; a damaged manifest is an Invalid report, not an error.
     public func verify(jpeg: [UInt8]) throws -> VerificationReport {
+        try jpeg.withUnsafeBytes { try verify(jpeg: $0) }
+    }
+
+    private func verify(jpeg: UnsafeRawBufferPointer) throws -> VerificationReport {
         var check = Check()
         let found: (store: [UInt8], location: Range<Int>)
         do {
-            guard let store = try jpeg.withUnsafeBytes({ raw in
-                try JPEGXT.manifestStore(in: raw, segments: try JPEGSegment.scanHeader(raw).segments)
-            }) else { throw C2PAError.noManifest }
+            guard let store = try JPEGXT.manifestStore(in: jpeg, segments: try JPEGSegment.scanHeader(jpeg).segments)
+            else { throw C2PAError.noManifest }
             found = store
         } catch C2PAError.malformed(let why) {
             check.add(.failure, StatusCode.generalError, "the manifest store cannot be read: \(why)")
@@ -68,11 +71,15 @@ public struct Verifier: Sendable {
     }
 
     /// Verifies a JPEG or an MP4, told apart by their first bytes (SOI, or ftyp at offset 4).
-    public func verify(fileAt path: String) throws -> VerificationReport {
+    /// `mapping`: a JPEG that is a regular file is mapped instead of read (no copy: a 4 MB photo
+    /// verifies ~2 ms sooner); for a process that may die if someone shrinks the file meanwhile
+    /// (SIGBUS), such as a one-shot command, never for a daemon.
+    public func verify(fileAt path: String, mapping: Bool = false) throws -> VerificationReport {
         let file = try POSIXFile(path: path, flags: O_RDONLY)
         var head = [UInt8](repeating: 0, count: 8)
         let n = try head.withUnsafeMutableBytes { try file.read(into: $0) }
         if n >= 2, head[0] == 0xFF, head[1] == JPEGSegment.startOfImage {
+            if mapping, let report = try file.mapped({ try verify(jpeg: $0) }) { return report }
             // Read on from where the sniff stopped: the path may be a pipe.
             return try verify(jpeg: try file.readRest(after: Array(head[..<n])))
         }
