@@ -29,16 +29,23 @@ public struct AudioProbe {
                           samples: pcm)
     }
 
-    /// The strongest frequency (Hz, in `step` Hz steps over 50 Hz–5 kHz) in a window of the
-    /// sound's middle, and how much stronger it is than the next strongest one not next to it.
+    /// The strongest frequency (Hz, in `step` Hz steps over 50 Hz–5 kHz) in the loudest 0.2 s of
+    /// the sound (so that silence filling a device's stalls does not decide), and how much
+    /// stronger it is than the next strongest one not next to it.
     public func dominantFrequency(step: Double = 10) -> (frequency: Double, ratio: Double) {
         let window = 9600  // 0.2 s
-        let start = max(0, samples.count / 2 - window / 2)
-        let slice = samples[start..<min(samples.count, start + window)].map { Double($0) }
+        guard samples.count >= window else { return (0, 0) }
+        let starts = stride(from: 0, through: samples.count - window, by: window)
+        let loudest = starts.max { a, b in Self.energy(samples[a..<(a + window)]) < Self.energy(samples[b..<(b + window)]) } ?? 0
+        let slice = samples[loudest..<(loudest + window)].map { Double($0) }
         let powers = stride(from: 50.0, through: 5000, by: step).map { ($0, Self.goertzel(slice, frequency: $0)) }
-        guard let best = powers.max(by: { $0.1 < $1.1 }) else { return (0, 0) }
+        guard let best = powers.max(by: { $0.1 < $1.1 }), best.1 > 0 else { return (0, 0) }
         let others = powers.filter { abs($0.0 - best.0) > 5 * step }.map(\.1).max() ?? 0
         return (best.0, others > 0 ? best.1 / others : .infinity)
+    }
+
+    private static func energy(_ samples: ArraySlice<Int16>) -> Double {
+        samples.reduce(0) { $0 + Double($1) * Double($1) }
     }
 
     private static func goertzel(_ samples: [Double], frequency: Double) -> Double {

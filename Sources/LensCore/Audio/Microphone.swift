@@ -81,9 +81,17 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
         }
         stopped.wait()
         stopped.signal()  // finish may be called again; the thread is gone either way
-        if first, let gaps = timeline?.silence, gaps > 0 {
-            events(String(format: "%.2f s of silence stand for sound the device did not deliver (stalls, overruns)",
-                          Double(gaps) / Double(AudioSettings.sampleRate)))
+        if first, let timeline {
+            let rate = Double(AudioSettings.sampleRate)
+            if timeline.silence > 0 {
+                events(String(format: "%.2f s of silence stand for sound the device did not deliver (stalls, overruns)",
+                              Double(timeline.silence) / rate))
+            }
+            // Sound that was captured but never reached the timeline (a starved audio thread).
+            if Double(timeline.position) / rate < seconds - 0.1 {
+                events(String(format: "the sound reached %.2f s of the picture's %.2f s; silence completes it",
+                              Double(timeline.position) / rate, seconds))
+            }
         }
         return takePackets(before: seconds)
     }
