@@ -234,7 +234,8 @@ final class VividDeviceTests: LensdTestCase {
         try c.call(s, "StartCaptureSession")
         try c.set(s, "CameraMode", .string("video"))
         try c.call(s, "StartVideoCapture")
-        try waitForFirstFragment()
+        // Fragments of a second each: with three seconds recorded, the first is long on disk.
+        try waitUntilRecorded(c, s, seconds: 3)
         daemon.stop(signal: SIGKILL)
 
         try restartDaemon()
@@ -279,18 +280,14 @@ final class VividDeviceTests: LensdTestCase {
 
     /// Until the recording's journal holds a fragment (a GOP, seconds under emulation): larger
     /// than its start (ftyp, the 64 KiB reserve, the journal moov) by more than a moof.
-    private func waitForFirstFragment() throws {
-        let results = daemon.stateDirectory.appendingPathComponent("results")
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let all = (FileManager.default.enumerator(atPath: results.path)?.allObjects as? [String] ?? []).map(results.appendingPathComponent)
-            if let journal = all.first(where: { $0.lastPathComponent.hasPrefix(".recording-") && $0.pathExtension == "mp4" }),
-               let size = try? FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int, size > 80_000 {
-                return
-            }
-            usleep(100_000)
+    /// Until the recording holds `seconds` of frames, rather than for `seconds`: under emulation on
+    /// a busy host the encoder's first frames can take most of a wall-clock second each.
+    private func waitUntilRecorded(_ c: TestClient, _ s: String, seconds: Double) throws {
+        let deadline = Date().addingTimeInterval(120)
+        while try c.get(s, "VideoRecordingProgress").vardictValue?["duration"]?.doubleValue ?? 0 < seconds {
+            guard Date() < deadline else { throw TestToolError("the recording holds less than \(seconds) s after 120 s") }
+            try c.drain(for: 0.2)
         }
-        throw TestToolError("no fragment written within 60 s:\n\(daemon.log)")
     }
 
     /// MJPEG mode on vivid: each RGB frame is JPEG-coded.
@@ -405,13 +402,7 @@ final class VividDeviceTests: LensdTestCase {
         try c.call(s, "StartCaptureSession")
         try c.set(s, "CameraMode", .string("video"))
         try c.call(s, "StartVideoCapture")
-        // Until the recording holds `seconds` of frames, rather than for `seconds`: under emulation
-        // on a busy host the encoder's first frames can take most of a wall-clock second each.
-        let deadline = Date().addingTimeInterval(120)
-        while try c.get(s, "VideoRecordingProgress").vardictValue?["duration"]?.doubleValue ?? 0 < seconds {
-            guard Date() < deadline else { throw TestToolError("the recording holds less than \(seconds) s after 120 s") }
-            try c.drain(for: 0.2)
-        }
+        try waitUntilRecorded(c, s, seconds: seconds)
         try c.call(s, "StopVideoCapture")
         try c.waitForSignal("VideoRecordingStopped", path: s)
         let (duration, info) = try bringBackVideo(c, session: s, as: fileName)
