@@ -32,6 +32,19 @@ public struct OCSPStatus: Sendable, Equatable {
         case good
         case revoked(at: Date, reason: Int?)
         case unknown
+
+        /// From a SingleResponse's certStatus, as OCSP_resp_find_status / OCSP_single_get0_status give it.
+        init(status: Int32, revokedAt: UnsafeMutablePointer<ASN1_GENERALIZEDTIME>?, reason: Int32, operation: String) throws {
+            switch status {
+            case V_OCSP_CERTSTATUS_GOOD: self = .good
+            case V_OCSP_CERTSTATUS_REVOKED:
+                guard let at = Certificate.date(revokedAt) else {
+                    throw CryptoError(operation: operation, reason: "the revocation time is malformed")
+                }
+                self = .revoked(at: at, reason: reason >= 0 ? Int(reason) : nil)
+            default: self = .unknown
+            }
+        }
     }
 
     public let verdict: Verdict
@@ -91,16 +104,7 @@ public enum OCSPResponse {
         if let next, next < now - clockSkew {
             throw CryptoError(operation: operation, reason: "the response is stale (nextUpdate \(next.ISO8601Format()))")
         }
-        let verdict: OCSPStatus.Verdict
-        switch certificateStatus {
-        case V_OCSP_CERTSTATUS_GOOD: verdict = .good
-        case V_OCSP_CERTSTATUS_REVOKED:
-            guard let at = Certificate.date(revokedAt) else {
-                throw CryptoError(operation: operation, reason: "the revocation time is malformed")
-            }
-            verdict = .revoked(at: at, reason: reason >= 0 ? Int(reason) : nil)
-        default: verdict = .unknown
-        }
+        let verdict = try OCSPStatus.Verdict(status: certificateStatus, revokedAt: revokedAt, reason: reason, operation: operation)
         return OCSPStatus(verdict: verdict, producedAt: produced, thisUpdate: this, nextUpdate: next, der: der)
     }
 

@@ -85,16 +85,7 @@ public struct StapledOCSPResponse: Sendable {
             guard let this = Certificate.date(thisUpdate) else {
                 throw CryptoError(operation: operation, reason: "thisUpdate is malformed")
             }
-            let verdict: OCSPStatus.Verdict
-            switch status {
-            case V_OCSP_CERTSTATUS_GOOD: verdict = .good
-            case V_OCSP_CERTSTATUS_REVOKED:
-                guard let at = Certificate.date(revokedAt) else {
-                    throw CryptoError(operation: operation, reason: "the revocation time is malformed")
-                }
-                verdict = .revoked(at: at, reason: reason >= 0 ? Int(reason) : nil)
-            default: verdict = .unknown
-            }
+            let verdict = try OCSPStatus.Verdict(status: status, revokedAt: revokedAt, reason: reason, operation: operation)
             answers.append(Answer(verdict: verdict, thisUpdate: this, nextUpdate: nextUpdate.flatMap { Certificate.date($0) }))
         }
         return answers
