@@ -329,7 +329,7 @@ final class LensService: @unchecked Sendable {
         revocationWatch?.stop()
         revocationWatch = makeRevocationWatch()
         revocationWatch?.start()
-        if let client = configuration.timeStamping?.client { restamp?.identityChanged(identity, client: client) }
+        signerChanged()
         try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
                                        changed: ["CertificateNotAfter": Wire.time(identity.certificateNotAfter),
                                                  "CertificateRenewAfter": Wire.time(certificateRenewAfter)],
@@ -374,7 +374,14 @@ final class LensService: @unchecked Sendable {
             Log.warning("OCSP: \(why); " + (watch.policy == .required ? "capture disabled (ocsp = required)" : "capture goes on"))
         case .unchecked: break
         }
+        signerChanged()
         refreshConditions()
+    }
+
+    /// The re-stamp queue signs with what captures sign with.
+    private func signerChanged() {
+        guard let client = configuration.timeStamping?.client else { return }
+        restamp?.signerChanged(signer, trustAnchor: identity.trustAnchor, client: client)
     }
 
     /// From when the device certificate is due for renewal (renew-before ahead of its expiry).

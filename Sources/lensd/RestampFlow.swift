@@ -1,6 +1,8 @@
+import C2PA
 import Foundation
 import LensBus
 import LensCore
+import LensCrypto
 import Synchronization
 
 /// `timestamp = when-online`: captures no TSA stamped are queued (RestampQueue) and time-stamped
@@ -30,15 +32,16 @@ final class RestampFlow: @unchecked Sendable {
         }, onDamagedRecord: { file, error in
             Log.error("re-stamp queue: \(file) is unreadable and was skipped: \(error)")
         })
-        identityChanged(service.identity, client: client)
+        signerChanged(service.signer, trustAnchor: service.identity.trustAnchor, client: client)
         if queue.count > 0 { Log.info("re-stamp queue: \(queue.count) results wait for a TSA") }
     }
 
-    /// The identity the updates are signed with (loop thread).
-    func identityChanged(_ identity: DeviceIdentity, client: TSAClient) {
-        let current = identity.signer.map { signer in
+    /// What the updates are signed with (loop thread): LensService.signer, so nothing is signed
+    /// with a revoked certificate; nil stops the queue signing.
+    func signerChanged(_ signer: (any ClaimSigner)?, trustAnchor: Certificate?, client: TSAClient) {
+        let current = signer.map { signer in
             Restamping(client: client, signer: signer, generator: LensService.generator,
-                       trustAnchors: identity.trustAnchor.map { [$0] } ?? [])
+                       trustAnchors: trustAnchor.map { [$0] } ?? [])
         }
         restamping.value.withLock { $0 = current }
     }
