@@ -195,16 +195,8 @@ final class VividDeviceTests: LensdTestCase {
     /// audio true; the host checks the Opus track's length against the picture's and that the
     /// tone dominates it.
     func testVividRecordsSignedVideoWithTheToneFromTheSoundLoopback() throws {
-        let tone = try playTone()
+        let (tone, c, s) = try soundRecordingSession(access: 0o600)
         defer { tone.terminate(); tone.waitUntilExit() }
-        try Self.setSoundAccess(0o600)
-        audio = Self.loopbackSound
-        videoEncoding = Self.soundTestEncoding
-        try restartDaemon()
-        let c = try client()
-        let s = try c.openSession()
-        try c.call(s, "StartCaptureSession")
-        try c.set(s, "CameraMode", .string("video"))
         XCTAssertThrowsError(try c.call(s, "StartVideoCapture")) { error in
             XCTAssertEqual((error as? BusError)?.name, "org.lensd.Lens1.Error.MicrophonePermissionDenied", "\(error)")
             XCTAssertTrue((error as? BusError)?.message.contains("/dev/snd/controlC0") == true, "\(error)")
@@ -219,39 +211,25 @@ final class VividDeviceTests: LensdTestCase {
         XCTAssertTrue(daemon.log.contains("with sound from hw:Loopback,1,0"), daemon.log)
     }
 
-    /// SIGKILL once a fragment with sound is on disk: the restarted lensd recovers both tracks to
-    /// the last complete fragment, signs them and tells the owner (VideoSigned, recovered and
-    /// audio true); the host checks the tracks as for a stopped recording.
-    func testARecordingWithSoundCutBySIGKILLIsRecoveredWithBothTracks() throws {
+    /// The tone playing into snd-aloop (the caller ends it), its nodes at `access`, and lensd
+    /// restarted with sound on: a session holding the camera in video mode.
+    private func soundRecordingSession(access: Int) throws -> (tone: Process, client: TestClient, session: String) {
         let tone = try playTone()
-        defer { tone.terminate(); tone.waitUntilExit() }
-        try Self.setSoundAccess(0o666)
-        audio = Self.loopbackSound
-        videoEncoding = Self.soundTestEncoding
-        try restartDaemon()
-        let c = try client()
-        let s = try c.openSession()
-        try c.call(s, "StartCaptureSession")
-        try c.set(s, "CameraMode", .string("video"))
-        try c.call(s, "StartVideoCapture")
-        // Fragments of a second each: with three seconds recorded, the first is long on disk.
-        try waitUntilRecorded(c, s, seconds: 3)
-        daemon.stop(signal: SIGKILL)
-
-        try restartDaemon()
-        let after = try c.openSession()
-        let signed = try c.waitForSignal("VideoSigned", path: after, timeout: 60)
-        let name = try XCTUnwrap(signed.arguments.first?.stringValue)
-        let info = try XCTUnwrap(signed.arguments.dropFirst().first?.vardictValue, "\(signed.arguments)")
-        XCTAssertEqual(info["recovered"]?.boolValue, true, "\(info)")
-        XCTAssertEqual(info["audio"]?.boolValue, true, "\(info)")
-        let fd = try XCTUnwrap(c.call(after, "FetchResult", [.string(name)]).first?.fdValue)
-        defer { close(fd) }
-        let video = try XCTUnwrap(FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd())
-        try bringBack(video, as: "vivid-video-sound-recovered.mp4", anchorFrom: c)
-        let announced = try JSONSerialization.data(withJSONObject: [
-            "duration": info["duration"]?.doubleValue ?? 0, "frames": Int(info["frames"]?.uint32Value ?? 0), "audio": true])
-        try bringBack(announced, as: "vivid-video-sound-recovered.mp4.json")
+        do {
+            try Self.setSoundAccess(access)
+            audio = Self.loopbackSound
+            videoEncoding = Self.soundTestEncoding
+            try restartDaemon()
+            let c = try client()
+            let s = try c.openSession()
+            try c.call(s, "StartCaptureSession")
+            try c.set(s, "CameraMode", .string("video"))
+            return (tone, c, s)
+        } catch {
+            tone.terminate()
+            tone.waitUntilExit()
+            throw error
+        }
     }
 
     /// audio = on from snd-aloop's capture side.
