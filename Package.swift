@@ -49,7 +49,9 @@ let package = Package(
         .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient", "LensImaging", "LensFace"],
                           path: "clients/lensctl"),
         .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace"]),
-        .executableTarget(name: "lensd", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto", "LensFace"]),
+        // The daemon's core is a library so that its state machine and flows are tested without a bus.
+        .target(name: "LensDaemon", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto", "LensFace"]),
+        .executableTarget(name: "lensd", dependencies: ["LensDaemon"]),
 
         // Tests.
         .testTarget(name: "LensCryptoTests", dependencies: ["LensCrypto"]),
@@ -60,6 +62,7 @@ let package = Package(
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensFaceTests", dependencies: ["LensFace", "LensCore", "LensTestSupport"]),
+        .testTarget(name: "LensDaemonTests", dependencies: ["LensDaemon", "LensBus", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]
 )

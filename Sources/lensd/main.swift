@@ -1,3 +1,4 @@
 import Foundation
+import LensDaemon
 
 exit(Daemon.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -57,7 +57,7 @@ final class ContractTests: LensdTestCase {
         XCTAssertGreaterThan(contractSent.count, 10)
         XCTAssertTrue(contractSent.isDisjoint(with: reserved), "\(contractSent.intersection(reserved))")
 
-        let daemonSource = try String(contentsOf: TestTools.repoRoot.appendingPathComponent("Sources/lensd/LensError.swift"),
+        let daemonSource = try String(contentsOf: TestTools.repoRoot.appendingPathComponent("Sources/LensDaemon/LensError.swift"),
                                       encoding: .utf8)
         let sent = Set(daemonSource.matches(of: #/Self\.prefix \+ "(\w+)"/#).map { String($0.1) })
         XCTAssertEqual(sent, contractSent, "lensd sends \(sent.subtracting(contractSent)) the contract lacks; "

@@ -3,7 +3,7 @@ import Glibc
 
 /// Why sound could not be captured or coded.
 public struct AudioError: Error, CustomStringConvertible, Sendable {
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable, CaseIterable {
         /// The device does not exist or cannot capture in lensd's format.
         case deviceUnavailable
         /// The device refused access (EACCES/EPERM).

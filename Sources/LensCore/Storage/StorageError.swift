@@ -3,7 +3,7 @@ import Glibc
 /// Why a result could not be stored or fetched. `kind` is what the daemon maps to a D-Bus error
 /// name; `message` is for logs and carries errno's text.
 public struct StorageError: Error, CustomStringConvertible, Sendable {
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable, CaseIterable {
         /// No such result for this uid (also when it exists but belongs to another uid).
         case notFound
         /// A malformed name or file extension, or a name already stored.

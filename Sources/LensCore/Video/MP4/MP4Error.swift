@@ -2,7 +2,7 @@ import Glibc
 
 /// Why an MP4 could not be written, finalized or recovered.
 public struct MP4Error: Error, CustomStringConvertible, Sendable {
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable, CaseIterable {
         /// A track or sample the muxer cannot write (e.g. an empty fragment, a 0×0 track).
         case invalidArgument
         /// The file is not a recording journal or finalized file written by lensd.

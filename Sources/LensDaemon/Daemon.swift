@@ -4,8 +4,8 @@ import LensCore
 import LensFace
 
 /// Start-up and shut-down: configuration → bus → identity → storage → cameras → objects → loop.
-enum Daemon {
-    static func run(arguments: [String]) -> Int32 {
+public enum Daemon {
+    public static func run(arguments: [String]) -> Int32 {
         if arguments.contains("--help") {
             print(Configuration.usage)
             return 0

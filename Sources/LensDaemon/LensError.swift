@@ -70,6 +70,7 @@ enum LensError: Error, Equatable {
         case let storage as StorageError: return LensError(storage)
         case let mp4 as MP4Error: return LensError(mp4)
         case let recording as VideoRecordingError: return .cameraSessionFailed(recording.description)
+        case let audio as AudioError: return LensError(audio)
         case let c2pa as C2PAError: return .imageSigningFailed(c2pa.description)
         case let unstamped as TimeStamping.Unavailable: return .timestamp(unstamped.description)
         default: return .internal("\(error)")
@@ -83,6 +84,16 @@ enum LensError: Error, Equatable {
         case .invalidArgument: self = .invalidArgument(error.message)
         case .full: self = .captureDisabled("storage: \(error.message)")
         case .io: self = .internal(error.message)
+        }
+    }
+
+    /// A microphone that refuses lensd is the SDK's microphonePermissionDenied; one that cannot
+    /// capture is the `microphone` reason's refusal.
+    init(_ error: AudioError) {
+        switch error.kind {
+        case .permissionDenied: self = .microphonePermissionDenied(error.description)
+        case .deviceUnavailable: self = .captureDisabled("microphone: \(error.description)")
+        case .failed: self = .internal(error.description)
         }
     }
 
