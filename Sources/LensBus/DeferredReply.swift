@@ -3,9 +3,9 @@ import Synchronization
 /// A reply promised now and sent later, e.g. when a worker thread finishes. Answer it exactly
 /// once, from any thread: the reply itself is sent from the loop thread. Dropping it unanswered
 /// sends org.freedesktop.DBus.Error.NoReply, so the caller does not wait for its timeout.
-public final class DeferredReply: @unchecked Sendable {
-    // @unchecked Sendable: the request message is only opened on the loop thread (it rides
-    // there inside LoopConfined); `pending` is the only state other threads touch, under a lock.
+public final class DeferredReply: Sendable {
+    // The request message is only opened on the loop thread (it rides there inside
+    // LoopConfined); `pending` is the only state other threads touch, under a lock.
     private let loop: EventLoop
     private let declaredSignature: String
     private let pending: Mutex<LoopConfined<Message>?>
@@ -13,7 +13,7 @@ public final class DeferredReply: @unchecked Sendable {
     public init(for call: MethodCall) {
         loop = call.connection.loop
         declaredSignature = call.outSignature
-        pending = Mutex(LoopConfined(call.request))
+        pending = Mutex(LoopConfined(call.request, on: call.connection.loop))
     }
 
     public func reply(_ values: [BusValue]) {
@@ -43,15 +43,5 @@ public final class DeferredReply: @unchecked Sendable {
                                            "The service dropped the request without answering"))
         let declaredSignature = self.declaredSignature
         loop.runOnLoop { dropped.send(to: request.value, declaredSignature: declaredSignature) }
-    }
-}
-
-/// Carries a loop-confined value through `EventLoop.post`. Sound because the value is opened
-/// and released on the loop thread only; other threads merely pass the box along.
-struct LoopConfined<Value>: @unchecked Sendable {
-    let value: Value
-
-    init(_ value: Value) {
-        self.value = value
     }
 }

@@ -1,13 +1,20 @@
 import LensCore
 
 /// Sound for recordings (the `audio` keys): whether a recording gets a microphone, and the
-/// `microphone` reason while sound is required and the device cannot capture.
-extension LensService {
+/// `microphone` condition while sound is required and the device cannot capture.
+final class AudioFlow {
+    private unowned let service: LensService
+    /// Why the configured device cannot capture while audio = on; nil when it can or sound is optional.
+    private(set) var problem: String?
+
+    init(service: LensService) { self.service = service }
+
     /// The microphone for a recording of `session`, capturing already; nil for a silent one.
     /// With audio = auto a device that does not open gives a silent recording (the log says why);
     /// with on, a device that refuses lensd is MicrophonePermissionDenied and one that cannot
     /// capture disables capture (reason microphone).
-    func microphone(for session: Session, recording name: String) throws -> Microphone? {
+    func open(for session: Session, recording name: String) throws -> Microphone? {
+        let configuration = service.configuration
         guard configuration.audio != .off, session.audio else { return nil }
         do {
             return try Microphone(settings: configuration.audioSettings) { event in Log.warning("video \(name): \(event)") }
@@ -17,34 +24,34 @@ extension LensService {
                 return nil
             }
             if error.kind == .permissionDenied { throw LensError.microphonePermissionDenied(error.description) }
-            microphoneProblemChanged(error.description)
+            problemChanged(error.description)
             throw LensError.captureDisabled("microphone: \(error.description)")
         }
     }
 
-    /// Called with every refresh of the capture conditions: with audio = on and no recording
-    /// holding the device, opens and closes it to see whether it can capture. A device that
-    /// refuses lensd is no `microphone` reason: StartVideoCapture says MicrophonePermissionDenied.
-    func refreshMicrophone() {
-        guard configuration.audio == .on else { return }
-        guard recording?.hasMicrophone != true else { return }
+    /// With every refresh of the capture conditions: with audio = on and no recording holding the
+    /// device, opens and closes it to see whether it can capture. A device that refuses lensd is
+    /// no `microphone` reason: StartVideoCapture says MicrophonePermissionDenied.
+    func probe() {
+        guard service.configuration.audio == .on, !service.videos.holdsMicrophone else { return }
         do {
-            try Microphone.probe(configuration.audioSettings)
-            microphoneProblemChanged(nil)
+            try Microphone.probe(service.configuration.audioSettings)
+            problemChanged(nil)
         } catch let error as AudioError where error.kind == .permissionDenied {
-            microphoneProblemChanged(nil)
+            problemChanged(nil)
         } catch {
-            microphoneProblemChanged("\(error)")
+            problemChanged("\(error)")
         }
     }
 
-    private func microphoneProblemChanged(_ problem: String?) {
-        guard problem != conditions.microphoneProblem else { return }
-        if let problem {
-            Log.warning("capture disabled (microphone): \(problem) (audio = on; set audio-device, or audio = auto)")
-        } else if conditions.microphoneProblem != nil {
-            Log.info("capture enabled (microphone): \(configuration.audioDevice) captures")
+    private func problemChanged(_ new: String?) {
+        guard new != problem else { return }
+        if let new {
+            Log.warning("capture disabled (microphone): \(new) (audio = on; set audio-device, or audio = auto)")
+        } else {
+            Log.info("capture enabled (microphone): \(service.configuration.audioDevice) captures")
         }
-        setMicrophoneProblem(problem)
+        problem = new
+        service.conditionsChanged()
     }
 }

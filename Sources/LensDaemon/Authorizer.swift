@@ -1,4 +1,5 @@
 import Foundation
+import LensBus
 
 /// Who may use lensd: root, lensd's own user, and members of the allowed group. Decided on the
 /// uid the bus reports for the caller — never on anything the caller sends — so the daemon stays
@@ -26,6 +27,21 @@ final class Authorizer {
         let allowed = Self.isMember(uid: uid, of: group)
         cache[uid] = (allowed, now + .seconds(30))
         return allowed
+    }
+
+    /// The caller's uid, once `access` lets it through: decided on the uid the bus reports for
+    /// the sender — the policy file may be missing, this is not. Sessions check `owner` and
+    /// `claimHolder` themselves, on top of membership.
+    func caller(_ sender: String, access: Access, member: String, bus: BusConnection) throws -> UInt32 {
+        let uid: UInt32
+        do { uid = try bus.peerUID(sender) } catch {
+            throw LensError.notAuthorized("the bus did not report who you are")
+        }
+        guard isAllowed(uid: uid) else {
+            throw LensError.notAuthorized("\(Self.userName(uid)) may not use lensd: add the user to group \(group)")
+        }
+        if access == .root, uid != 0 { throw LensError.notAuthorized("\(member) is for root only, not \(Self.userName(uid))") }
+        return uid
     }
 
     static func isMember(uid: UInt32, of group: String) -> Bool {

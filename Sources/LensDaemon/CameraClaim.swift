@@ -2,7 +2,7 @@ import LensBus
 import LensCore
 
 /// A session's place in the queue for the camera.
-struct CameraWaiter {
+private struct CameraWaiter {
     let session: Session
     let reply: DeferredReply
     /// Fails the wait when its timeout passes.
@@ -16,55 +16,77 @@ struct CameraWaiter {
     }
 }
 
-/// The camera claim. One session holds it (StartCaptureSession, Busy when taken); others may
-/// queue for it (WaitForCamera) and are granted it first come, first served as it is released.
-/// Who holds it is the Manager's CameraHolder, announced to every session's owner on every
-/// change, so waiting clients never poll.
-/// A claim left idle (no capture or recording under way, no call that uses the camera) for
-/// claim-idle-timeout while others wait is released, and its owner told why.
-extension LensService {
-    func claim(for session: Session) throws {
-        if claimHolder === session { return }
-        if let holder = claimHolder { throw LensError.busy(inUse(by: holder)) }
-        guard !rig.isEmpty, cameraConnected else { throw LensError.cameraSessionFailed("no camera is available") }
-        claimHolder = session
-        claimActivity = .now
+/// The camera claim's queue and clock. One session holds the claim (the machine says which);
+/// others may queue for it (WaitForCamera) and are granted it first come, first served as it is
+/// released. Who holds it is the Manager's CameraHolder, announced to every session's owner on
+/// every change, so waiting clients never poll. A claim left idle (nothing under way, no call
+/// that uses the camera) for claim-idle-timeout while others wait is released, and its owner
+/// told why.
+final class CameraClaim: CaptureFlow {
+    private unowned let service: LensService
+    private var waiters: [CameraWaiter] = []
+    /// When the holder last used the camera, and the timer that looks at it again while others wait.
+    private var lastUse: ContinuousClock.Instant
+    private var idleCheck: EventSource?
+
+    init(service: LensService) {
+        self.service = service
+        lastUse = service.clock.monotonic()
     }
 
-    func release(_ session: Session) {
-        guard claimHolder === session else { return }
-        claimHolder = nil
-        session.stopWatchingSubject()
-        endPreview(of: session)
-        endFaceAutoCapture(of: session)
-        // Ending the claim ends the recording; it is still finalized, signed and published.
-        recording?.stopRequested.store(true, ordering: .relaxed)
-        rig.run(on: currentCamera, { camera in
-            camera.close()
-            FreedMemory.giveBack()
-        }) { _, _ in }
-        grantToNextWaiter()
+    func handle(_ effect: CaptureMachine.Effect) {
+        switch effect {
+        case .holderChanged(let holder):
+            if holder != nil { used() }
+            announceHolder()
+        case .offerClaim: grantToNextWaiter()
+        case .claimActivity:
+            used()
+            checkIdle()
+        default: break
+        }
+    }
+
+    /// StartCaptureSession: the claim, then the device opened on its thread; answered once it is.
+    func start(for session: Session, reply: DeferredReply) {
+        do {
+            try service.transition(by: session) { try $0.claim(for: session.number, cameraAvailable: service.cameras.isAvailable) }
+        } catch {
+            return reply.fail(LensError.from(error).busError)
+        }
+        service.cameras.open { [weak self] result in
+            switch result {
+            case .success: reply.reply([])
+            case .failure(let error):
+                self?.service.release(session)
+                reply.fail(error.busError)
+            }
+        }
     }
 
     /// WaitForCamera: the claim at once when the camera is free (or already ours), else a place at
     /// the end of the queue. `reply` is answered once the device is open, as StartCaptureSession
     /// is, or with Busy when `timeout` passes first.
-    func waitForCamera(for session: Session, caller: String, timeout: Duration, reply: DeferredReply) {
-        guard let holder = claimHolder, holder !== session else { return startCapture(for: session, reply: reply) }
-        guard !cameraWaiters.contains(where: { $0.session === session }) else {
-            return reply.fail(LensError.busy("session \(session.number) is already waiting for the camera").busError)
+    func wait(for session: Session, caller: String, timeout: Duration, reply: DeferredReply) throws -> MethodResult {
+        guard let holder = service.holder, holder !== session else {
+            start(for: session, reply: reply)
+            return .deferred(reply)
         }
-        let deadline = loop.schedule(after: timeout) { [weak self, weak session] in
+        guard !waiters.contains(where: { $0.session === session }) else {
+            throw LensError.busy("session \(session.number) is already waiting for the camera")
+        }
+        let deadline = service.loop.schedule(after: timeout) { [weak self, weak session] in
             guard let self, let session, let waiter = self.removeWaiter(session) else { return }
-            let holder = self.claimHolder.map(self.inUse) ?? "the camera was not released"
+            let holder = self.service.holder.map(self.inUse) ?? "the camera was not released"
             waiter.reply.fail(LensError.busy("gave up waiting for the camera after \(timeout): \(holder)").busError)
         }
-        let gone = try? bus.track(peer: caller) { [weak self, weak session] in
+        let gone = try? service.bus.track(peer: caller) { [weak self, weak session] in
             if let session { self?.stopWaiting(session, because: "the caller left the bus") }
         }
-        cameraWaiters.append(CameraWaiter(session: session, reply: reply, deadline: deadline, caller: gone))
-        Log.debug("session \(session.number) waits for the camera (\(cameraWaiters.count) waiting; \(inUse(by: holder)))")
-        checkIdleClaim()
+        waiters.append(CameraWaiter(session: session, reply: reply, deadline: deadline, caller: gone))
+        Log.debug("session \(session.number) waits for the camera (\(waiters.count) waiting; \(inUse(by: holder)))")
+        checkIdle()
+        return .deferred(reply)
     }
 
     /// StopCaptureSession, Close and the caller's disconnection leave the queue: the wait fails
@@ -74,33 +96,8 @@ extension LensService {
     }
 
     /// A call that uses the camera: the claim is not idle.
-    func claimUsed() {
-        claimActivity = .now
-    }
-
-    /// Releases an idle claim while others wait (see the type's comment); otherwise looks again
-    /// when it could first be idle long enough. Called when someone starts waiting and when a
-    /// capture or recording ends.
-    func checkIdleClaim() {
-        guard let holder = claimHolder, !cameraWaiters.isEmpty, idleClaimCheck == nil, !claimIsWorking else { return }
-        let due = claimActivity + configuration.claimIdleTimeout
-        guard ContinuousClock.now >= due else {
-            idleClaimCheck = loop.schedule(after: due - .now) { [weak self] in
-                self?.idleClaimCheck = nil
-                self?.checkIdleClaim()
-            }
-            return
-        }
-        Log.info("session \(holder.number): releasing the camera, idle for \(configuration.claimIdleTimeout) "
-            + "while \(cameraWaiters.count) waited")
-        holder.failed(.busy("released: idle while others waited"))
-        release(holder)
-    }
-
-    /// Something under way uses the claim: it is never idle then (and is looked at again when
-    /// that ends). Whatever else comes to use the camera (a preview, a face auto-capture) belongs here too.
-    private var claimIsWorking: Bool {
-        capturesInFlight > 0 || recording != nil || preview != nil || faceRun != nil
+    func used() {
+        lastUse = service.clock.monotonic()
     }
 
     func inUse(by holder: Session) -> String {
@@ -108,31 +105,49 @@ extension LensService {
     }
 
     /// The Manager's CameraHolder: the holder's user name, "" when the camera is free.
-    var cameraHolderName: String {
-        claimHolder.map { Authorizer.userName($0.uid) } ?? ""
+    var holderName: String {
+        service.holder.map { Authorizer.userName($0.uid) } ?? ""
+    }
+
+    /// Releases an idle claim while others wait; otherwise looks again when it could first be
+    /// idle long enough. Called when someone starts waiting and when work on the claim ends.
+    private func checkIdle() {
+        guard let holder = service.holder, !waiters.isEmpty, idleCheck == nil, !service.machine.claimIsWorking else { return }
+        let timeout = service.configuration.claimIdleTimeout
+        let idle = service.clock.monotonic() - lastUse
+        guard idle >= timeout else {
+            idleCheck = service.loop.schedule(after: timeout - idle) { [weak self] in
+                self?.idleCheck = nil
+                self?.checkIdle()
+            }
+            return
+        }
+        Log.info("session \(holder.number): releasing the camera, idle for \(timeout) while \(waiters.count) waited")
+        holder.failed(.busy("released: idle while others waited"))
+        service.release(holder)
     }
 
     /// Sent to every connection with a session open — the clients a change concerns — rather
     /// than broadcast: a member who is not using lensd is not told who is.
-    func cameraHolderChanged() {
-        for owner in Set(sessions.values.map(\.owner)) {
-            try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
-                                           changed: ["CameraHolder": .string(cameraHolderName)], destination: owner)
+    private func announceHolder() {
+        for owner in Set(service.sessions.values.map(\.owner)) {
+            try? service.bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.managerInterface,
+                                                   changed: ["CameraHolder": .string(holderName)], destination: owner)
         }
     }
 
     /// The next waiter gets the claim; one that cannot (no camera now) is answered and the next tried.
     private func grantToNextWaiter() {
-        while claimHolder == nil, !cameraWaiters.isEmpty {
-            let next = cameraWaiters.removeFirst()
+        while service.holder == nil, !waiters.isEmpty {
+            let next = waiters.removeFirst()
             next.cancel()
-            startCapture(for: next.session, reply: next.reply)
+            start(for: next.session, reply: next.reply)
         }
     }
 
     private func removeWaiter(_ session: Session) -> CameraWaiter? {
-        guard let index = cameraWaiters.firstIndex(where: { $0.session === session }) else { return nil }
-        let waiter = cameraWaiters.remove(at: index)
+        guard let index = waiters.firstIndex(where: { $0.session === session }) else { return nil }
+        let waiter = waiters.remove(at: index)
         waiter.cancel()
         return waiter
     }

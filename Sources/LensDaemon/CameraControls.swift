@@ -2,109 +2,145 @@ import Foundation
 import LensBus
 import LensCore
 
-/// Camera controls and the claim's device, run on the camera thread and answered when done.
-extension LensService {
-    /// Runs a control on the camera thread and answers the call when it is done; a failure is
-    /// also sent to `session` as Failed, after the reply.
-    func control<T: Sendable>(_ body: @escaping @Sendable (any Camera) throws -> T, for session: Session,
-                              reply: DeferredReply, then: @escaping (T) -> [BusValue]) {
-        let index = currentCamera
-        let then = LoopBound(then)
-        rig.run(on: index, body) { [weak self] result, state in
-            self?.loop.post { [weak self] in
-                guard let self else { return }
-                self.record(state, forCamera: index)
-                switch result {
-                case .success(let value): reply.reply(then.value(value))
-                case .failure(let error): controlFailed(LensError.from(error), session: session, reply: reply)
-                }
-            }
+/// The claim holder's camera controls: flash, zoom, focus, camera switch. Each runs on the camera
+/// thread and is answered when done; a failure also goes out as Failed (the session's table says
+/// so). It owns what a control leaves behind on the claim: the pinch gesture and the subject watch.
+final class CameraControls: CaptureFlow {
+    private unowned let service: LensService
+    private var pinch = PinchGesture()
+    private var subjectWatch: SubjectWatch?
+
+    init(service: LensService) { self.service = service }
+
+    func handle(_ effect: CaptureMachine.Effect) {
+        guard case .claimEnded = effect else { return }
+        subjectWatch = nil
+        pinch.end()
+    }
+
+    func setFlashMode(_ caller: Caller, for session: Session) throws -> MethodResult {
+        guard let text = caller.arguments.first?.stringValue, let mode = FlashMode(rawValue: text) else {
+            throw LensError.invalidArgument("flash mode must be off, on or auto")
+        }
+        return applyFlash(mode, caller, for: session, returnsMode: false)
+    }
+
+    func toggleFlash(_ caller: Caller, for session: Session) throws -> MethodResult {
+        guard let state = service.cameras.current, state.hasFlash, !state.supportedFlashModes.isEmpty else {
+            throw LensError.unsupported("this camera has no flash")
+        }
+        let modes = state.supportedFlashModes
+        let next = modes[((modes.firstIndex(of: state.flashMode) ?? -1) + 1) % modes.count]
+        return applyFlash(next, caller, for: session, returnsMode: true)
+    }
+
+    private func applyFlash(_ mode: FlashMode, _ caller: Caller, for session: Session, returnsMode: Bool) -> MethodResult {
+        control({ try $0.setFlashMode(mode) }, caller, for: session) { state, _ in
+            session.emit("FlashModeChanged", [.string(mode.rawValue)])
+            session.propertiesChanged(["CurrentDevice": Wire.device(state)])
+            return returnsMode ? [.string(mode.rawValue)] : []
         }
     }
 
-    var currentState: CameraState? { cameraStates.indices.contains(currentCamera) ? cameraStates[currentCamera] : nil }
-
-    /// ChangeCamera (`path` nil): the camera facing the other way (CameraSelection); SelectCamera:
-    /// the camera at `path`. The claim moves with it.
-    func switchCamera(to path: String?, for session: Session, reply: DeferredReply, then: @escaping (CameraState) -> Void) {
-        let new: Int
-        switch target(path) {
-        case .success(let index): new = index
-        case .failure(let error): return controlFailed(error, session: session, reply: reply)
+    /// ChangeCamera (`path` nil: the back/front toggle) or SelectCamera (the camera at `path`).
+    /// The claim moves with it; the holder's preview ends (the new picture may have another size).
+    func changeCamera(_ caller: Caller, to path: String?, for session: Session) throws -> MethodResult {
+        guard !isRecording(session) else {
+            throw LensError.busy("changing the camera is not possible while recording video: a recording's encoder and "
+                + "its manifest are bound to the camera it started on")
         }
-        guard new != currentCamera else { return reply.reply([Wire.device(cameraStates[new])]) }
-        moveClaim(to: new) { [weak self] result in
+        pinch.end()
+        let new = try service.cameras.target(path).get()
+        let reply = DeferredReply(for: caller.call)
+        guard new != service.cameras.currentIndex else {
+            reply.reply([Wire.device(service.cameras.states[new])])
+            return .deferred(reply)
+        }
+        moveClaim(to: new, for: session) { [weak self] result in
             switch result {
             case .success(let state):
                 reply.reply([Wire.device(state)])
-                then(state)
-            case .failure(let error): self?.controlFailed(error, session: session, reply: reply)
+                session.deviceChanged(state)
+            case .failure(let error): self?.failed(error, session: session, reply: reply)
             }
+        }
+        return .deferred(reply)
+    }
+
+    /// The claim moves to camera `new` (ChangeCamera, a face auto-capture's camera_facing); the
+    /// caller announces it (DeviceChanged) in its order.
+    func moveClaim(to new: Int, for session: Session, then: @escaping (Result<CameraState, LensError>) -> Void) {
+        service.cameras.move(to: new) { [weak self] result in
+            if case .success = result { self?.service.previews.end(of: session) }
+            then(result)
         }
     }
 
-    /// The claim moves to camera `new`: the current one closes, the new one opens (on failure the
-    /// old one opens again). The holder's preview ends: the new picture may have another size.
-    func moveClaim(to new: Int, then: @escaping (Result<CameraState, LensError>) -> Void) {
-        let old = currentCamera, then = LoopBound(then)
-        rig.run(on: old, { $0.close() }) { _, _ in }
-        rig.run(on: new, { try $0.open() }) { [weak self] result, state in
-            self?.loop.post { [weak self] in
-                guard let self else { return }
-                if case .failure(let error) = result {
-                    self.rig.run(on: old, { try $0.open() }) { _, _ in }
-                    return then.value(.failure(LensError.from(error)))
-                }
-                self.select(camera: new)
-                self.record(state, forCamera: new)
-                if let holder = self.claimHolder { self.endPreview(of: holder) }
-                then.value(.success(state))
-            }
+    /// SetZoomFactor is absolute. Zoom is a pinch: its scale is cumulative from the gesture's
+    /// start, so it multiplies the factor the gesture started at (see PinchGesture).
+    func zoom(_ caller: Caller, relative: Bool, for session: Session) throws -> MethodResult {
+        if isRecording(session), service.cameras.current?.zoomAppliesToVideo != true {
+            throw LensError.busy("zooming is not possible while recording on this camera: its digital zoom crops photos only, "
+                + "not the video frames it streams")
+        }
+        guard let value = caller.arguments.first?.doubleValue, value.isFinite, value > 0 else {
+            throw LensError.invalidArgument(relative ? "the pinch scale must be a finite number above 0"
+                                                     : "the zoom factor must be a finite number, 1 or more")
+        }
+        let current = service.cameras.current?.zoomFactor ?? 1
+        // A pinch past the ends clamps, as on the SDK; an absolute factor below 1 is an error.
+        let requested = relative ? max(1, pinch.factor(forScale: value, current: current, at: service.clock.monotonic())) : value
+        if !relative { pinch.end() }
+        return control({ try $0.setZoom(requested) }, caller, for: session) { state, factor in
+            session.emit("ZoomFactorChanged", [.double(factor)])
+            session.propertiesChanged(["CurrentDevice": Wire.device(state)])
+            return [.double(factor)]
         }
     }
 
-    private func target(_ path: String?) -> Result<Int, LensError> {
-        guard let path else {
-            let positions = cameraStates.map(\.description.position)
-            guard let index = CameraSelection.toggled(from: currentCamera, positions) else {
-                let other = currentState?.description.position == .back ? "front" : "back"
-                return .failure(.unsupported("there is no \(other) camera to switch to (others: ListDevices, then SelectCamera)"))
+    /// After a manual focus, SubjectAreaChanged tells the owner when the scene has changed enough
+    /// that the focus point may be stale (the SDK's callback of the same name).
+    func focus(_ caller: Caller, for session: Session) throws -> MethodResult {
+        let arguments = caller.arguments
+        guard arguments.count == 2, let x = arguments[0].doubleValue, let y = arguments[1].doubleValue,
+              (0...1).contains(x), (0...1).contains(y) else {
+            throw LensError.invalidArgument("the focus point must be normalized: 0...1 on both axes")
+        }
+        return control({ try $0.focus(atX: x, y: y) }, caller, for: session) { [weak self] _, point in
+            session.emit("FocusedOnPoint", [.double(point.x), .double(point.y)])
+            self?.watchSubject(for: session)
+            return [.double(point.x), .double(point.y)]
+        }
+    }
+
+    /// Runs a control on the camera thread and answers the call when it is done; a failure is
+    /// also sent to `session` as Failed, after the reply.
+    private func control<T: Sendable>(_ body: @escaping @Sendable (any Camera) throws -> T, _ caller: Caller,
+                                      for session: Session, then: @escaping (CameraState, T) -> [BusValue]) -> MethodResult {
+        let reply = DeferredReply(for: caller.call)
+        service.cameras.run(body) { [weak self] result, state in
+            switch result {
+            case .success(let value): reply.reply(then(state, value))
+            case .failure(let error): self?.failed(LensError.from(error), session: session, reply: reply)
             }
-            return .success(index)
         }
-        guard let index = cameraStates.firstIndex(where: { $0.description.path == path }) else {
-            return .failure(.notFound("lensd has no camera at \(path.prefix(256)); see ListDevices"))
-        }
-        return .success(index)
+        return .deferred(reply)
     }
 
     /// A control that failed: the error reply, then Failed to its session.
-    private func controlFailed(_ error: LensError, session: Session, reply: DeferredReply) {
+    private func failed(_ error: LensError, session: Session, reply: DeferredReply) {
         reply.fail(error.busError)
         session.failed(error)
     }
 
-    /// StartCaptureSession: the claim, then the device opened on its thread.
-    func startCapture(for session: Session, reply: DeferredReply) {
-        do { try claim(for: session) } catch {
-            reply.fail(LensError.from(error).busError)
-            return
-        }
-        rig.run(on: currentCamera, { try $0.open() }) { [weak self] result, state in
-            self?.loop.post { [weak self] in
-                guard let self else { return }
-                self.record(state, forCamera: self.currentCamera)
-                switch result {
-                case .success:
-                    reply.reply([])
-                    self.rig.run(on: self.currentCamera, { $0.streamSummary }) { summary, _ in
-                        if case .success(let summary?) = summary { Log.info("camera: \(state.description.path) streams \(summary)") }
-                    }
-                case .failure(let error):
-                    self.release(session)
-                    reply.fail(LensError.from(error).busError)
-                }
-            }
+    private func isRecording(_ session: Session) -> Bool {
+        service.machine.recording?.session == session.number
+    }
+
+    private func watchSubject(for session: Session) {
+        subjectWatch = SubjectWatch(service: service) { [weak self] in
+            session.emit("SubjectAreaChanged", [])
+            self?.subjectWatch = nil
         }
     }
 }

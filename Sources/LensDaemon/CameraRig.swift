@@ -2,7 +2,7 @@ import LensCore
 
 /// The cameras and the thread they live on. Camera objects are not thread-safe, so every call to
 /// them runs on `worker`; the bus thread keeps only snapshots of their state.
-final class CameraRig: @unchecked Sendable {
+final class CameraRig: @unchecked Sendable {  // `cameras` are touched only by jobs on `worker`; the rest is immutable or locked
     // `cameras` is touched only by jobs on `worker`.
     private let cameras: [any Camera]
     private let worker = SerialWorker(name: "lensd-camera")

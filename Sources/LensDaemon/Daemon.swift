@@ -91,7 +91,7 @@ public enum Daemon {
             guard !stopping else { return loop.exit(0) }
             stopping = true
             loop.schedule(after: .seconds(30)) { loop.exit(0) }
-            service.settleCaptures { loop.exit(0) }
+            service.settle { loop.exit(0) }
         }
         ServiceManager.notify("READY=1\nSTATUS=serving \(BusContract.busName)")
         if let interval = ServiceManager.watchdogInterval {

@@ -4,7 +4,7 @@ import LensCore
 import LensCrypto
 
 /// Manager.CreateCertificateRequest and Manager.InstallCertificate: enrolling the device with an
-/// organization's CA (`enrollment = org`). Root only: a request is the device speaking for
+/// organization's CA (`enrollment = org`). Root only (Manager's table): a request is the device speaking for
 /// itself, and an installed chain decides whom every future photo names.
 struct Enrollment {
     let service: LensService
@@ -12,8 +12,7 @@ struct Enrollment {
     /// Subject options of CreateCertificateRequest; the organization's CA may override any.
     static let subjectKeys = ["commonName", "organization", "organizationalUnit", "country", "dnsNames"]
 
-    func createCertificateRequest(_ call: MethodCall, uid: UInt32) throws -> MethodResult {
-        try requireRoot(uid, "CreateCertificateRequest")
+    func createCertificateRequest(_ call: MethodCall) throws -> MethodResult {
         guard let options = call.arguments.first?.vardictValue else { throw LensError.invalidArgument("options must be a{sv}") }
         var subject = DistinguishedName(commonName: ProcessInfo.processInfo.hostName)
         var dnsNames: [String] = []
@@ -40,8 +39,7 @@ struct Enrollment {
         }
     }
 
-    func installCertificate(_ call: MethodCall, uid: UInt32) throws -> MethodResult {
-        try requireRoot(uid, "InstallCertificate")
+    func installCertificate(_ call: MethodCall) throws -> MethodResult {
         guard let pem = call.arguments.first?.stringValue else { throw LensError.invalidArgument("the chain must be a PEM string") }
         do {
             try OrganizationEnrollment.install(pem, service.configuration.identityConfiguration)
@@ -60,10 +58,6 @@ struct Enrollment {
             info["fingerprint"] = .string(identity.fingerprint ?? "")
         }
         return .reply([.vardict(info)])
-    }
-
-    private func requireRoot(_ uid: UInt32, _ member: String) throws {
-        guard uid == 0 else { throw LensError.notAuthorized("\(member) is for root only, not \(Authorizer.userName(uid))") }
     }
 
     private static func text(_ key: String, _ value: BusValue) throws -> String {

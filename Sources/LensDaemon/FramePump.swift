@@ -1,32 +1,40 @@
+import LensBus
 import LensCore
-
-/// Loop thread: whether a pump job is queued, and whether the last one found no camera open.
-struct FramePumpState {
-    var running = false
-    var foundNoCamera = false
-}
 
 /// The frame source for the pipeline's sinks: while the claim holder has one (a preview, a face
 /// auto-capture) and no recording pulls frames — a recording passes each of its frames on itself —
 /// one frame per camera-thread job, so that photos and controls queued meanwhile run between two frames.
-extension LensService {
-    func pumpFrames() {
-        guard !framePump.running, recording == nil, claimHolder != nil, !rig.frames.isEmpty else { return }
-        framePump.running = true
-        let rig = rig
-        rig.offerNextFrame { [weak self] result in
-            self?.loop.post { [weak self] in self?.framePumped(result, rig: rig) }
+final class FramePump: CaptureFlow {
+    private unowned let service: LensService
+    /// Whether a pump job is queued, and whether the last one found no camera open.
+    private var running = false
+    private var foundNoCamera = false
+
+    init(service: LensService) { self.service = service }
+
+    /// The recording pulled the frames; now the pump does again.
+    func handle(_ effect: CaptureMachine.Effect) {
+        if case .recordingChanged(_, recording: false) = effect { start() }
+    }
+
+    func start() {
+        let rig = service.cameras.rig
+        guard !running, service.machine.recording == nil, service.machine.holder != nil, !rig.frames.isEmpty else { return }
+        running = true
+        let back = service.loop.confine(self)
+        rig.offerNextFrame { result in
+            back.post { $0.pumped(result, rig: rig) }
         }
     }
 
-    private func framePumped(_ result: Result<Bool, Error>, rig: CameraRig) {
-        framePump.running = false
-        guard rig === self.rig, let holder = claimHolder else { return }
+    private func pumped(_ result: Result<Bool, Error>, rig: CameraRig) {
+        running = false
+        guard rig === service.cameras.rig, let holder = service.holder else { return }
         switch result {
-        case .success(let cameraOpen) where cameraOpen || !framePump.foundNoCamera:
+        case .success(let cameraOpen) where cameraOpen || !foundNoCamera:
             // No camera open once is a camera switch under way: its open job runs before the next pump job.
-            framePump.foundNoCamera = !cameraOpen
-            pumpFrames()
+            foundNoCamera = !cameraOpen
+            start()
         case .success:
             endSinks(of: holder, failure: .cameraSessionFailed("the camera stopped streaming"))
         case .failure(let error):
@@ -35,7 +43,7 @@ extension LensService {
     }
 
     private func endSinks(of holder: Session, failure: LensError) {
-        endPreview(of: holder, failure: failure)
-        endFaceAutoCapture(of: holder, failure: failure)
+        service.previews.end(of: holder, failure: failure)
+        service.faces.end(of: holder, failure: failure)
     }
 }

@@ -106,3 +106,11 @@ enum LensError: Error, Equatable {
         }
     }
 }
+
+extension BusError {
+    /// The D-Bus error a failed call answers with: the bus's own errors as they are, every other
+    /// through LensError's one mapping.
+    static func lens(_ error: Error) -> BusError {
+        (error as? BusError) ?? LensError.from(error).busError
+    }
+}

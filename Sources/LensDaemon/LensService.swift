@@ -3,205 +3,142 @@ import Foundation
 import LensBus
 import LensCore
 import LensCrypto
-import LensFace
 
-/// The state behind the bus objects: identity, storage, cameras, location, sessions, and the
-/// camera claim. Confined to the event loop thread; workers post their results back to it.
-final class LensService: @unchecked Sendable {
+/// The hub behind the bus objects, confined to the event loop thread: it owns the capture state
+/// machine (CaptureMachine) and hands every transition's effects to the flows, which do the work;
+/// it keeps the sessions, and computes the capture conditions from their sources (identity,
+/// cameras, location, storage, TSA, microphone).
+final class LensService {
     let configuration: Configuration
     let loop: EventLoop
     let bus: BusConnection
+    let clock: LensClock
     let authorizer: Authorizer
+    let store: ResultStore
+    let signingWorker = SerialWorker(name: "lensd-signing")
+    private(set) var machine = CaptureMachine()
+    private(set) var sessions: [Int: Session] = [:]
     /// Replaced only by reloadIdentity (InstallCertificate).
     private(set) var identity: DeviceIdentity
-    let store: ResultStore
-    /// Replaced when hot-plug finds new cameras, only while no session holds the camera.
-    private(set) var rig: CameraRig
-    let signingWorker = SerialWorker(name: "lensd-signing")
-    /// Reading results back copies whole files: off the bus thread, apart from signing.
-    let storageWorker = SerialWorker(name: "lensd-storage")
-    private var location: GPSDLocationProvider?
+
+    // The flows, each a small type of its own; see CaptureMachine.
+    private(set) var cameras: Cameras!
+    private(set) lazy var claims = CameraClaim(service: self)
+    private(set) lazy var controls = CameraControls(service: self)
+    private(set) lazy var photos = PhotoFlow(service: self)
+    private(set) lazy var videos = VideoFlow(service: self)
+    private(set) lazy var previews = PreviewFlow(service: self)
+    private(set) lazy var faces = FaceFlow(service: self)
+    private(set) lazy var pump = FramePump(service: self)
+    private(set) lazy var settling = Settling(service: self)
+    private(set) lazy var microphone = AudioFlow(service: self)
+    private(set) lazy var announcements = OwnerAnnouncements(service: self)
+    private(set) lazy var storeCalls = StoreCalls(store: store, worker: SerialWorker(name: "lensd-storage"), loop: loop)
+    /// In the order each effect reaches them: what belongs to an ended claim ends before the camera closes.
+    private lazy var flows: [CaptureFlow] = [claims, controls, previews, faces, videos, pump, cameras, settling]
     /// Set at start-up when upload-url is configured.
     var outbox: OutboxFlow?
     /// Under `timestamp = when-online`: results waiting for a TSA to time-stamp them later.
     var restamp: RestampFlow?
     /// Under `timestamp = required`: whether a TSA answers.
-    private(set) var timeStampWatch: TimeStampWatch?
+    private var timeStampWatch: TimeStampWatch?
     /// Over the current identity's certificate, when its revocation is checked (ocsp).
-    private(set) var revocationWatch: RevocationWatch?
-
-    /// Per camera, the last state its thread reported.
-    private(set) var cameraStates: [CameraState]
-    private(set) var currentCamera = 0
-    private(set) var sessions: [String: Session] = [:]
-    /// The session holding the camera (StartCaptureSession), if any, and the sessions queued
-    /// for it (WaitForCamera); see CameraClaim. Set only there.
-    var claimHolder: Session? {
-        didSet { if oldValue !== claimHolder { cameraHolderChanged() } }
-    }
-    var cameraWaiters: [CameraWaiter] = []
-    /// When the holder last used the camera, and the timer that looks at it again while others wait.
-    var claimActivity = ContinuousClock.now
-    var idleClaimCheck: EventSource?
-    /// The recording in progress (only the claim holder records); see VideoFlow.
-    var recording: Recording?
-    /// The claim holder's live preview, if it opened one; see PreviewFlow.
-    var preview: LivePreview?
-    var framePump = FramePumpState()
-    /// The claim holder's face auto-capture, and the detector once read; see FaceFlow.
-    var faceRun: FaceRun?
-    var faceCascade: Result<FaceDetector, LensError>?
-    /// Photos taken but not yet stored and announced, finished recordings not yet published,
-    /// and who waits for them at shutdown (see Settling).
-    var capturesInFlight = 0
-    var onCapturesSettled: (() -> Void)?
-    /// Signals for owners who had no session open when they happened: VideoSigned/VideoUnsigned
-    /// of recovered recordings, ResultEvicted (see OwnerAnnouncements).
-    var pendingAnnouncements: [UInt32: [(member: String, arguments: [BusValue])]] = [:]
+    private var revocationWatch: RevocationWatch?
+    private var location: GPSDLocationProvider?
+    private var locationLog = LocationLog()
+    private var lastLocationBroadcast: ContinuousClock.Instant
     private var nextSessionNumber = 1
-    private(set) var conditions: CaptureConditions
-    /// The identity's state as last announced; it changes when the certificate expires.
-    private(set) var enrollmentState: EnrollmentState
+    /// What was last announced, to announce changes only.
+    private var announcedEnrollment: EnrollmentState
+    private var announcedCameraPresent: Bool
+    private var announcedStorageLow: Bool
     /// Whether the journal has been told that this certificate is due for renewal.
     private var renewalAnnounced = false
-    private var lastLocationBroadcast = ContinuousClock.now - .seconds(10)
-    private var locationLog = LocationLog()
-    /// The current camera's device node exists (always true for the synthetic camera).
-    private(set) var cameraConnected = true
-    /// The /sys device nodes hot-plug polling last looked at.
-    private var knownNodes: [String] = []
 
     init(configuration: Configuration, loop: EventLoop, bus: BusConnection, identity: DeviceIdentity,
-         store: ResultStore, cameras: [any Camera]) {
+         store: ResultStore, cameras: [any Camera], clock: LensClock = .system) {
         self.configuration = configuration
         self.loop = loop
         self.bus = bus
+        self.clock = clock
         self.identity = identity
         self.store = store
         authorizer = Authorizer(group: configuration.allowedGroup)
-        rig = CameraRig(cameras)
-        cameraStates = rig.initialStates()
-        currentCamera = CameraSelection.initial(cameraStates.map(\.description.position)) ?? 0
-        enrollmentState = identity.state
-        conditions = CaptureConditions(
-            enrolled: identity.state == .enrolled, cameraAvailable: !cameras.isEmpty,
-            locationPolicy: configuration.locationPolicy, locationFix: configuration.declaredLocation?.fix(now: Date()),
-            storageLow: store.isLowOnSpace)
+        lastLocationBroadcast = clock.monotonic() - .seconds(10)
+        announcedEnrollment = identity.state
+        announcedCameraPresent = !cameras.isEmpty
+        announcedStorageLow = store.isLowOnSpace
+        self.cameras = Cameras(cameras, service: self)
         if let timeStamping = configuration.timeStamping, timeStamping.policy == .required {
-            let watch = TimeStampWatch(client: timeStamping.client, loop: loop) { [weak self] in self?.refreshConditions() }
-            timeStampWatch = watch
-            conditions.timestampProblem = watch.problem
+            timeStampWatch = TimeStampWatch(client: timeStamping.client, loop: loop) { [weak self] in self?.refreshConditions() }
         }
         revocationWatch = makeRevocationWatch()
-        conditions.enrolled = conditions.enrolled && revocationWatch?.problem == nil
     }
+
+    /// Asks the machine for a transition and hands what it emits to every flow, effect by effect.
+    /// A refusal becomes the D-Bus error `asker` is answered with.
+    func transition(by asker: Session? = nil, _ body: (inout CaptureMachine) throws -> [CaptureMachine.Effect]) throws {
+        let effects: [CaptureMachine.Effect]
+        do { effects = try body(&machine) } catch let refusal as CaptureMachine.Refusal { throw explain(refusal, to: asker) }
+        for effect in effects {
+            for flow in flows { flow.handle(effect) }
+        }
+    }
+
+    /// For transitions that cannot be refused.
+    func transition(_ body: (inout CaptureMachine) -> [CaptureMachine.Effect]) {
+        let effects = body(&machine)
+        for effect in effects {
+            for flow in flows { flow.handle(effect) }
+        }
+    }
+
+    private func explain(_ refusal: CaptureMachine.Refusal, to asker: Session?) -> LensError {
+        switch refusal {
+        case .heldBy(let holder): .busy(sessions[holder].map(claims.inUse) ?? "the camera is in use")
+        case .noCamera: .cameraSessionFailed("no camera is available")
+        case .recordingBy(let session): .busy(session == asker?.number ? "this session is already recording" : "another session is recording")
+        case .notClaimed: .notStarted("call StartCaptureSession first")
+        case .notRecording: .notStarted("this session is not recording (call StartVideoCapture first)")
+        }
+    }
+
+    /// The session holding the camera claim.
+    var holder: Session? { machine.holder.flatMap { sessions[$0] } }
 
     // MARK: Start and stop
 
     func start(scheduler: EventScheduler) {
         if configuration.locationPolicy != .never, configuration.declaredLocation == nil, let gpsd = configuration.gpsd {
-            let provider = GPSDLocationProvider(host: gpsd.host, port: gpsd.port, scheduler: scheduler)
+            let provider = GPSDLocationProvider(host: gpsd.host, port: gpsd.port, scheduler: scheduler, clock: clock.wall)
             provider.onChange = { [weak self] _ in self?.locationChanged() }
             provider.start()
             location = provider
         } else if configuration.locationPolicy == .required && configuration.declaredLocation == nil {
             Log.warning("location is required but gpsd is set to none: capture stays disabled (set --location optional, or a gpsd)")
         }
-        conditions.locationSourceProblem = locationSourceProblem
         timeStampWatch?.start()
         revocationWatch?.start()
-        announceEvictions()
-        announceRenewal(enrollmentState, now: Date())
-        recoverInterruptedRecordings()
+        announcements.announceEvictions()
+        announceRenewal(announcedEnrollment)
+        VideoRecovery(service: self).recoverInterruptedRecordings()
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
         loop.every(min(.seconds(15), configuration.sessionIdleTimeout / 2)) { [weak self] in self?.closeStaleSessions() }
-        // Hot-plug by polling /sys: netlink uevents do not reach containers.
-        if configuration.camera != .synthetic {
-            knownNodes = V4L2Discovery.nodePaths()
-            loop.every(.seconds(1)) { [weak self] in self?.checkCameraConnected() }
-            loop.every(.seconds(2)) { [weak self] in self?.discoverCameras() }
-        }
+        cameras.start()
     }
 
-    /// Opening every node is the costly part of discovery, so it runs only while no camera is
-    /// known (a node may just have become readable) or when the nodes in /sys changed. Cameras
-    /// are never swapped under a claim: the look is put off until the claim ends.
-    private func discoverCameras() {
-        guard claimHolder == nil else { return }
-        let nodes = V4L2Discovery.nodePaths()
-        let nodesChanged = nodes != knownNodes
-        guard rig.isEmpty || nodesChanged else { return }
-        knownNodes = nodes
-        let found = CameraCatalog.devices(configuration, logging: nodesChanged)
-        let known = Set(rig.descriptions.map(\.path))
-        // A vanished camera is left to the connection check, which disables and re-enables
-        // capture; only cameras not seen before call for a new list.
-        guard found.contains(where: { !known.contains($0.path) }) else { return }
-        adopt(found)
-    }
-
-    /// A new rig for `devices`, keeping the current camera when it is still among them.
-    private func adopt(_ devices: [CameraDescription]) {
-        let currentPath = rig.descriptions.indices.contains(currentCamera) ? rig.descriptions[currentCamera].path : nil
-        let old = rig
-        rig = CameraRig(CameraCatalog.v4l2Cameras(devices, configuration))
-        old.stop()
-        cameraStates = rig.initialStates()
-        currentCamera = devices.firstIndex { $0.path == currentPath } ?? CameraSelection.initial(devices.map(\.position)) ?? 0
-        cameraConnected = true
-        refreshConditions()
-    }
-
-    /// A vanished device ends the claim with CameraSessionFailed and disables capture (reason
-    /// `camera`); when its node returns, capture is enabled again and a new claim reopens it.
-    /// The state that comes back with the answer also carries the flash's availability.
-    private func checkCameraConnected() {
-        guard !rig.isEmpty else { return }
-        let index = currentCamera, rig = rig
-        rig.run(on: index, { $0.isConnected }) { [weak self] result, state in
-            guard case .success(let connected) = result else { return }
-            self?.loop.post { [weak self] in self?.cameraConnection(connected, state: state, index: index, rig: rig) }
-        }
-    }
-
-    /// `rig` is the one asked: an answer from a rig replaced meanwhile is about other cameras.
-    private func cameraConnection(_ connected: Bool, state: CameraState, index: Int, rig: CameraRig) {
-        guard rig === self.rig, index == currentCamera else { return }
-        checkFlashAvailability(state, index: index)
-        guard connected != cameraConnected else { return }
-        let path = rig.descriptions[index].path
-        cameraConnected = connected
-        if connected {
-            Log.info("camera: \(path) is back")
-        } else {
-            Log.warning("capture disabled (camera): \(path) disconnected or failed")
-            if let holder = claimHolder {
-                holder.failed(.cameraSessionFailed("the camera \(path) was disconnected"))
-                release(holder)
-            }
-        }
-        refreshConditions()
-    }
-
-    /// A flash can stop being able to fire (a fault, overheating) or recover between checks, with
-    /// no call to report it in: the claim holder learns it as DeviceChanged, as after ChangeCamera.
-    private func checkFlashAvailability(_ state: CameraState, index: Int) {
-        guard cameraStates.indices.contains(index) else { return }
-        let old = cameraStates[index]
-        record(state, forCamera: index)
-        guard (old.hasFlash, old.isFlashAvailable) != (state.hasFlash, state.isFlashAvailable), let holder = claimHolder else { return }
-        holder.emit("DeviceChanged", [Wire.device(state)])
-        try? bus.emitPropertiesChanged(path: holder.path, interface: Session.interfaceName,
-                                       changed: ["CurrentDevice": Wire.device(state)], destination: holder.owner)
+    /// Captures under way are finished first (Settling); then `done`.
+    func settle(_ done: @escaping () -> Void) {
+        settling.settle(done)
     }
 
     func stop() {
         location?.stop()
         for session in Array(sessions.values) { close(session) }
-        rig.stop()
+        cameras.stop()
         signingWorker.stop()
-        storageWorker.stop()
+        storeCalls.worker.stop()
         outbox?.stop()
         restamp?.stop()
         timeStampWatch?.stop()
@@ -215,46 +152,30 @@ final class LensService: @unchecked Sendable {
         guard own < configuration.maxSessionsPerUser else {
             throw LensError.busy("\(Authorizer.userName(uid)) already has \(own) sessions (max-sessions-per-user)")
         }
-        var accuracy = LocationAccuracy.defaultThreshold
-        var persistent = false
-        var audio = true
-        for (key, value) in options {
-            switch key {
-            case "persistent":
-                guard let flag = value.boolValue else { throw LensError.invalidArgument("persistent must be a boolean") }
-                persistent = flag
-            case "maximumLocationAccuracy":
-                guard let meters = value.doubleValue, LocationAccuracy.isValidThreshold(meters) else {
-                    throw LensError.invalidArgument("maximumLocationAccuracy must be a double in 3...1500 metres")
-                }
-                accuracy = meters
-            case "audio":
-                guard let flag = value.boolValue else { throw LensError.invalidArgument("audio must be a boolean") }
-                audio = flag
-            default:
-                throw LensError.invalidArgument("unknown session option \(key); known: audio, maximumLocationAccuracy, persistent")
-            }
-        }
-        let session = Session(service: self, number: nextSessionNumber, owner: owner, uid: uid, accuracy: accuracy,
-                              persistent: persistent, audio: audio)
+        let options = try SessionOptions(options)
+        let session = Session(service: self, number: nextSessionNumber, owner: owner, uid: uid, accuracy: options.accuracy,
+                              persistent: options.persistent, audio: options.audio)
         nextSessionNumber += 1
         try session.register()
-        sessions[session.path] = session
+        sessions[session.number] = session
         Log.debug("session \(session.number) opened by \(Authorizer.userName(uid)) (\(owner))")
         // After the reply, so the client knows the path it comes from.
-        loop.post { [weak session] in session?.announceInitialGate() }
-        if pendingAnnouncements[uid] != nil {
-            loop.post { [weak self, weak session] in if let session { self?.announcePending(to: session) } }
-        }
+        loop.confine(session).post { $0.announceInitialGate() }
+        announcements.sessionOpened(session)
         return session
     }
 
     func close(_ session: Session) {
-        stopWaiting(session, because: "the session was closed")
+        claims.stopWaiting(session, because: "the session was closed")
         release(session)
         session.unregister()
-        sessions[session.path] = nil
+        sessions[session.number] = nil
         Log.debug("session \(session.number) closed")
+    }
+
+    /// Ends the session's claim, if it holds it; idempotent.
+    func release(_ session: Session) {
+        transition { $0.release(session.number) }
     }
 
     /// Throws NotAuthorized, after closing every session of `uid`, when `uid` may no longer use
@@ -278,30 +199,31 @@ final class LensService: @unchecked Sendable {
     private func closeStaleSessions() {
         // Users removed from the group who make no calls lose their sessions (and claim) here.
         for uid in Set(sessions.values.map(\.uid)) where !authorizer.isAllowed(uid: uid) { closeSessions(ofRevoked: uid) }
-        let deadline = ContinuousClock.now - configuration.sessionIdleTimeout
+        let deadline = clock.monotonic() - configuration.sessionIdleTimeout
         // A recording is activity: a busctl user may record for longer than the timeout between calls.
         for session in sessions.values where session.isPersistent && session.lastActivity < deadline
-            && recording?.session !== session {
+            && machine.recording?.session != session.number {
             Log.info("session \(session.number) idle for \(configuration.sessionIdleTimeout): closing it")
             close(session)
         }
     }
 
-    // MARK: Capture conditions
+    // MARK: Capture conditions, computed from their sources
 
-    /// The `microphone` condition (AudioFlow); every session re-evaluates its gate.
-    func setMicrophoneProblem(_ problem: String?) {
-        conditions.microphoneProblem = problem
-        for session in sessions.values { session.conditionsChanged() }
+    var conditions: CaptureConditions {
+        var conditions = CaptureConditions(
+            enrolled: enrollmentState == .enrolled && revocationWatch?.problem == nil, cameraAvailable: cameras.isAvailable,
+            locationPolicy: configuration.locationPolicy, locationFix: currentFix, storageLow: store.isLowOnSpace)
+        conditions.locationSourceProblem = locationSourceProblem
+        conditions.timestampProblem = timeStampWatch?.problem
+        conditions.microphoneProblem = microphone.problem
+        return conditions
     }
 
-    func disabledReasons(for session: Session) -> [DisabledReason] {
-        conditions.disabledReasons(accuracy: session.maximumLocationAccuracy, usesMicrophone: session.audio)
-    }
-
-    func disabledReasonDetails(for session: Session) -> [DisabledReason: String] {
-        conditions.explanations(accuracy: session.maximumLocationAccuracy, enrollmentProblem: signingProblem,
-                                usesMicrophone: session.audio)
+    /// The identity's state at the clock's now; revoked once OCSP said so.
+    var enrollmentState: EnrollmentState {
+        let state = identity.state(at: clock.wall())
+        return state == .enrolled && revocationWatch?.isRevoked == true ? .revoked : state
     }
 
     /// Why there is no location source to wait for a fix from, if so.
@@ -314,7 +236,7 @@ final class LensService: @unchecked Sendable {
     }
 
     var currentFix: LocationFix? {
-        configuration.declaredLocation?.fix(now: Date()) ?? location?.currentFix
+        configuration.declaredLocation?.fix(now: clock.wall()) ?? location?.currentFix
     }
 
     /// What the Location property shows: the current fix, unless location is off entirely.
@@ -322,18 +244,89 @@ final class LensService: @unchecked Sendable {
         configuration.locationPolicy == .never ? nil : currentFix
     }
 
+    /// Every session re-evaluates its gate (and signals a change).
+    func conditionsChanged() {
+        for session in sessions.values { session.conditionsChanged() }
+    }
+
+    /// A result was stored: free space may have crossed min-free-bytes.
+    func storageMayHaveChanged() {
+        if store.isLowOnSpace != announcedStorageLow { refreshConditions() }
+    }
+
+    /// The periodic look at the slow sources (certificate expiry, free space, the microphone),
+    /// announcing what changed; also after any source reported a change.
+    func refreshConditions() {
+        let enrollment = enrollmentState
+        announceRenewal(enrollment)
+        if enrollment != announcedEnrollment {
+            announcedEnrollment = enrollment
+            if enrollment == .enrolled {
+                Log.info("capture enabled (enrollment): the device certificate is enrolled")
+            } else {
+                Log.warning("capture disabled (enrollment): the device certificate is \(enrollment.rawValue)")
+            }
+            // Manager properties are nothing personal: their changes are broadcast.
+            managerPropertiesChanged(["EnrollmentState": .string(enrollment.rawValue)])
+        }
+        if cameras.isAvailable != announcedCameraPresent {
+            announcedCameraPresent = cameras.isAvailable
+            managerPropertiesChanged(["CameraPresent": .bool(announcedCameraPresent)])
+        }
+        announcedStorageLow = store.isLowOnSpace
+        if announcedStorageLow, let recording = machine.recording, !recording.stopRequested {
+            // Stopped while there is room to finalize and sign it, rather than failed by ENOSPC.
+            Log.warning("video \(recording.name): stopping, the disk is almost full (min-free-bytes)")
+            transition { $0.stopRecording() }
+        }
+        microphone.probe()
+        conditionsChanged()
+    }
+
+    private func locationChanged() {
+        if let status = location?.status { locationLog.note(status) }
+        refreshConditions()
+        // LocationChanged at most once a second.
+        let now = clock.monotonic()
+        guard now - lastLocationBroadcast >= .seconds(1) else { return }
+        lastLocationBroadcast = now
+        let fix = currentFix
+        for session in sessions.values { session.locationChanged(fix) }
+    }
+
+    private func managerPropertiesChanged(_ changed: [String: BusValue]) {
+        try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.managerInterface,
+                                       changed: changed, destination: nil)
+    }
+
+    // MARK: Identity and what signs
+
+    /// What a capture handed to the signing thread now signs with; nil when nothing may sign.
+    /// While the re-stamp queue waits for a TSA that did not answer, a capture does not wait too
+    /// (up to tsa-timeout per TSA): it is signed at once and queued with the others.
+    var publishing: Publishing? {
+        guard let signer else { return nil }
+        let waiting = restamp?.queue.isWaitingForTSA == true
+        return Publishing(signer: signer, timeStamping: waiting ? nil : configuration.timeStamping,
+                          skipped: waiting ? .unstamped(reason: "the last request went unanswered; queued until a TSA answers") : nil,
+                          store: store, outbox: outbox?.outbox, restampQueue: restamp?.queue)
+    }
+
+    /// A capture's time-stamp went through or failed: the TSA watch need not ask.
+    func timeStampFound(_ outcome: TimeStamping.Outcome?) {
+        if let outcome { timeStampWatch?.captureFound(outcome) }
+    }
+
     /// Loads the identity again after an enrollment changed it, and announces what changed.
     func reloadIdentity() {
-        identity = DeviceIdentity.load(configuration.identityConfiguration)
+        identity = DeviceIdentity.load(configuration.identityConfiguration, now: clock.wall())
         renewalAnnounced = false
         revocationWatch?.stop()
         revocationWatch = makeRevocationWatch()
         revocationWatch?.start()
         signerChanged()
-        try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
-                                       changed: ["CertificateNotAfter": Wire.time(identity.certificateNotAfter),
-                                                 "CertificateRenewAfter": Wire.time(certificateRenewAfter)],
-                                       destination: nil)
+        managerPropertiesChanged(["CertificateNotAfter": Wire.time(identity.certificateNotAfter),
+                                  "CertificateRenewAfter": Wire.time(certificateRenewAfter)])
         refreshConditions()
     }
 
@@ -342,7 +335,7 @@ final class LensService: @unchecked Sendable {
     /// `ocsp = required`, while no responder has confirmed it).
     var signer: (any ClaimSigner)? {
         guard let base = identity.signer, revocationWatch?.problem == nil else { return nil }
-        guard let staple = revocationWatch?.staple(at: Date()) else { return base }
+        guard let staple = revocationWatch?.staple(at: clock.wall()) else { return base }
         return StapledSigner(base, ocspResponses: [staple])
     }
 
@@ -369,7 +362,7 @@ final class LensService: @unchecked Sendable {
             let problem = watch.problem ?? "the device certificate was revoked"
             Log.error("capture disabled (enrollment): \(problem)")
             for session in sessions.values { session.failed(.enrollment(problem)) }
-            recording?.stopRequested.store(true, ordering: .relaxed)
+            transition { $0.stopRecording() }
         case .unavailable(let why):
             Log.warning("OCSP: \(why); " + (watch.policy == .required ? "capture disabled (ocsp = required)" : "capture goes on"))
         case .unchecked: break
@@ -390,7 +383,8 @@ final class LensService: @unchecked Sendable {
     }
 
     /// Logs, once per certificate, that an enrolled certificate is due for renewal.
-    private func announceRenewal(_ enrollment: EnrollmentState, now: Date) {
+    private func announceRenewal(_ enrollment: EnrollmentState) {
+        let now = clock.wall()
         guard enrollment == .enrolled, !renewalAnnounced, let renewAfter = certificateRenewAfter, now >= renewAfter,
               let notAfter = identity.certificateNotAfter else { return }
         renewalAnnounced = true
@@ -400,68 +394,4 @@ final class LensService: @unchecked Sendable {
             : "with lensd stopped, remove \(configuration.stateDirectory)/identity (verifiers then need the new trust anchor)"
         Log.warning("the device certificate expires \(notAfter.ISO8601Format()) (in \(days) days): renew it before then: \(how)")
     }
-
-    func refreshConditions() {
-        let now = Date()
-        var enrollment = identity.state(at: now)
-        if enrollment == .enrolled, revocationWatch?.isRevoked == true { enrollment = .revoked }
-        announceRenewal(enrollment, now: now)
-        if enrollment != enrollmentState {
-            enrollmentState = enrollment
-            if enrollment == .enrolled {
-                Log.info("capture enabled (enrollment): the device certificate is enrolled")
-            } else {
-                Log.warning("capture disabled (enrollment): the device certificate is \(enrollment.rawValue)")
-            }
-            // Manager properties are nothing personal: their changes are broadcast.
-            try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
-                                           changed: ["EnrollmentState": .string(enrollment.rawValue)], destination: nil)
-        }
-        conditions.enrolled = enrollment == .enrolled && revocationWatch?.problem == nil
-        let cameraAvailable = !rig.isEmpty && cameraConnected
-        if cameraAvailable != conditions.cameraAvailable {
-            try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
-                                           changed: ["CameraPresent": .bool(cameraAvailable)], destination: nil)
-        }
-        conditions.cameraAvailable = cameraAvailable
-        conditions.storageLow = store.isLowOnSpace
-        if conditions.storageLow, let recording, !recording.stopRequested.load(ordering: .relaxed) {
-            // Stopped while there is room to finalize and sign it, rather than failed by ENOSPC.
-            Log.warning("video \(recording.name): stopping, the disk is almost full (min-free-bytes)")
-            recording.stopRequested.store(true, ordering: .relaxed)
-        }
-        conditions.locationFix = currentFix
-        conditions.locationSourceProblem = locationSourceProblem
-        conditions.timestampProblem = timeStampWatch?.problem
-        refreshMicrophone()
-        for session in sessions.values { session.conditionsChanged() }
-    }
-
-    private func locationChanged() {
-        if let status = location?.status { locationLog.note(status) }
-        refreshConditions()
-        // LocationChanged at most once a second.
-        let now = ContinuousClock.now
-        guard now - lastLocationBroadcast >= .seconds(1) else { return }
-        lastLocationBroadcast = now
-        for session in sessions.values { session.locationChanged(conditions.locationFix) }
-    }
-
-    /// Records what a camera thread reported about camera `index` — unless the list was rebuilt
-    /// since and that index now holds another camera (or none).
-    func record(_ state: CameraState, forCamera index: Int) {
-        guard cameraStates.indices.contains(index), cameraStates[index].description.path == state.description.path else { return }
-        cameraStates[index] = state
-    }
-
-    /// Makes camera `index` the current one (ChangeCamera).
-    func select(camera index: Int) {
-        currentCamera = index
-    }
-}
-
-/// Carries a loop-confined value through a worker thread and back; only the loop thread touches it.
-struct LoopBound<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }

@@ -2,7 +2,7 @@ import LensBus
 import LensCore
 
 /// LensCore's view of the event loop (fds and timers), on top of LensBus's sd-event loop.
-final class LoopScheduler: EventScheduler, @unchecked Sendable {
+final class LoopScheduler: EventScheduler, Sendable {
     private let loop: EventLoop
 
     init(_ loop: EventLoop) { self.loop = loop }

@@ -2,86 +2,90 @@ import LensBus
 import LensCore
 
 /// org.lensd.Lens1.Manager at /org/lensd/Lens1: opens sessions, lists devices, hands out the
-/// trust anchor and chain, lists and deletes the caller's results. Every member requires an
-/// authorized caller (root, lensd, group lens). Results live here rather than on a session:
-/// they belong to the caller's uid, which is all the check needs — no session to open first.
+/// trust anchor and chain, lists and deletes the caller's results, enrolls the device. Results
+/// live here rather than on a session: they belong to the caller's uid, which is all the check
+/// needs — no session to open first.
 final class Manager: BusInterface {
     private unowned let service: LensService
-    let interface = BusContract.manager
+    var interface: InterfaceDescription { Self.table.interface }
 
     init(service: LensService) { self.service = service }
 
+    static let table = BusTable<Manager>(
+        BusContract.managerInterface,
+        methods: [
+            .init("OpenSession", in: ["options": "a{sv}"], out: ["session": "o"], access: .member, Manager.openSession),
+            .init("ListDevices", out: ["devices": "aa{sv}"], access: .member, Manager.listDevices),
+            .init("GetTrustAnchor", out: ["pem": "s"], access: .member, Manager.trustAnchor),
+            .init("CreateCertificateRequest", in: ["subject": "a{sv}"], out: ["pem": "s"], access: .root,
+                  { manager in { try Enrollment(service: manager.service).createCertificateRequest($0.call) } }),
+            .init("InstallCertificate", in: ["chainPem": "s"], out: ["info": "a{sv}"], access: .root,
+                  { manager in { try Enrollment(service: manager.service).installCertificate($0.call) } }),
+            .init("ListUploads", out: ["uploads": "aa{sv}"], access: .member, Manager.listUploads),
+            .init("RetryUploads", in: ["name": "s"], out: ["count": "u"], access: .member, Manager.retryUploads),
+            .init("GetCertificateChain", out: ["pem": "s"], access: .member, Manager.certificateChain),
+            .init("ListResults", out: ["results": "aa{sv}"], access: .member, Manager.listResults),
+            .init("DeleteResult", in: ["name": "s"], access: .member, Manager.deleteResult),
+        ],
+        properties: [
+            .init("Version", "s", emitsChange: .const, access: .member) { _ in .string(ProjectVersion.string) },
+            // Cameras come and go (hot-plug): changes are broadcast.
+            .init("CameraPresent", "b", access: .member) { .bool($0.service.cameras.isAvailable) },
+            .init("EnrollmentState", "s", access: .member) { .string($0.service.enrollmentState.rawValue) },
+            // Changes when InstallCertificate installs a new certificate.
+            .init("CertificateNotAfter", "t", access: .member) { Wire.time($0.service.identity.certificateNotAfter) },
+            .init("CertificateRenewAfter", "t", access: .member) { Wire.time($0.service.certificateRenewAfter) },
+            // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
+            .init("CameraHolder", "s", access: .member) { .string($0.service.claims.holderName) },
+            .init("OutboxState", "a{sv}", access: .member) { OutboxFlow.wire($0.service.outbox?.outbox.summary ?? .empty) },
+            .init("ResultLimits", "a{sv}", emitsChange: .const, access: .member) { Wire.resultLimits($0.service.store.limits) },
+        ])
+
     func call(_ call: MethodCall) -> MethodResult {
         do {
-            let uid = try authorize(call.sender)
-            switch call.member {
-            case "OpenSession": return try openSession(call, uid: uid)
-            case "ListDevices": return .reply([.array(elementSignature: "a{sv}", service.rig.descriptions.map(Wire.listedDevice))])
-            case "GetTrustAnchor": return try trustAnchor()
-            case "ListUploads": return try listUploads(uid: uid)
-            case "RetryUploads": return try retryUploads(call, uid: uid)
-            case "GetCertificateChain": return try certificateChain()
-            case "ListResults": return listResults(call, uid: uid)
-            case "DeleteResult": return try deleteResult(call, uid: uid)
-            case "CreateCertificateRequest": return try Enrollment(service: service).createCertificateRequest(call, uid: uid)
-            case "InstallCertificate": return try Enrollment(service: service).installCertificate(call, uid: uid)
-            default: return .error(BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)"))
-            }
+            let method = try Self.table.method(call.member)
+            let uid = try service.authorizer.caller(call.sender, access: method.access, member: call.member, bus: service.bus)
+            return try method.handler(self)(Caller(call: call, uid: uid))
         } catch {
-            return .error(LensError.from(error).busError)
+            return .error(BusError.lens(error))
         }
     }
 
     func get(property: String, sender: String) throws -> BusValue {
-        do { _ = try authorize(sender) } catch { throw LensError.from(error).busError }
-        switch property {
-        case "Version": return .string(ProjectVersion.string)
-        case "CameraPresent": return .bool(service.conditions.cameraAvailable)
-        case "EnrollmentState": return .string(service.enrollmentState.rawValue)
-        case "CameraHolder": return .string(service.cameraHolderName)
-        case "ResultLimits": return Wire.resultLimits(service.store.limits)
-        case "CertificateNotAfter": return Wire.time(service.identity.certificateNotAfter)
-        case "CertificateRenewAfter": return Wire.time(service.certificateRenewAfter)
-        case "OutboxState": return OutboxFlow.wire(service.outbox?.outbox.summary ?? .empty)
-        default: throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(property)")
-        }
+        do {
+            let entry = try Self.table.property(property)
+            _ = try service.authorizer.caller(sender, access: entry.access, member: property, bus: service.bus)
+            return entry.read(self)
+        } catch { throw BusError.lens(error) }
     }
 
     func set(property: String, value: BusValue, sender: String) throws {
         throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
     }
 
-    /// On the uid the bus reports for the sender — the policy file may be missing, this is not.
-    private func authorize(_ sender: String) throws -> UInt32 {
-        let uid: UInt32
-        do { uid = try service.bus.peerUID(sender) } catch {
-            throw LensError.notAuthorized("the bus did not report who you are")
-        }
-        guard service.authorizer.isAllowed(uid: uid) else {
-            throw LensError.notAuthorized("\(Authorizer.userName(uid)) may not use lensd: add the user to group \(service.configuration.allowedGroup)")
-        }
-        return uid
-    }
+    // MARK: Methods
 
-    private func openSession(_ call: MethodCall, uid: UInt32) throws -> MethodResult {
-        guard let options = call.arguments.first?.vardictValue else { throw LensError.invalidArgument("options must be a{sv}") }
-        let session = try service.openSession(owner: call.sender, uid: uid, options: options)
+    private func openSession(_ caller: Caller) throws -> MethodResult {
+        guard let options = caller.arguments.first?.vardictValue else { throw LensError.invalidArgument("options must be a{sv}") }
+        let session = try service.openSession(owner: caller.call.sender, uid: caller.uid, options: options)
         return .reply([.objectPath(session.path)])
     }
 
+    private func listDevices(_ caller: Caller) -> MethodResult {
+        .reply([.array(elementSignature: "a{sv}", service.cameras.descriptions.map(Wire.listedDevice))])
+    }
+
     /// The caller's queued and failed uploads; root sees everyone's.
-    private func listUploads(uid: UInt32) throws -> MethodResult {
-        let outbox = try configuredOutbox()
-        let records = outbox.records(uid: uid == 0 ? nil : uid)
+    private func listUploads(_ caller: Caller) throws -> MethodResult {
+        let records = try configuredOutbox().records(uid: caller.uid == 0 ? nil : caller.uid)
         return .reply([.array(elementSignature: "a{sv}", records.map(OutboxFlow.wire))])
     }
 
     /// An attempt now for the caller's result `name`, or all of them when `name` is empty (root:
     /// anyone's). Failed ones are tried again too.
-    private func retryUploads(_ call: MethodCall, uid: UInt32) throws -> MethodResult {
-        guard let name = call.arguments.first?.stringValue else { throw LensError.invalidArgument("name must be a string") }
-        let outbox = try configuredOutbox()
-        let count = outbox.retry(uid: uid == 0 ? nil : uid, name: name.isEmpty ? nil : name)
+    private func retryUploads(_ caller: Caller) throws -> MethodResult {
+        guard let name = caller.arguments.first?.stringValue else { throw LensError.invalidArgument("name must be a string") }
+        let count = try configuredOutbox().retry(uid: caller.uid == 0 ? nil : caller.uid, name: name.isEmpty ? nil : name)
         if count == 0 && !name.isEmpty { throw LensError.notFound("no upload of yours named \(name) is waiting") }
         return .reply([.uint32(UInt32(clamping: count))])
     }
@@ -91,7 +95,7 @@ final class Manager: BusInterface {
         return flow.outbox
     }
 
-    private func trustAnchor() throws -> MethodResult {
+    private func trustAnchor(_ caller: Caller) throws -> MethodResult {
         guard let anchor = service.identity.trustAnchor else {
             throw LensError.enrollment(service.identity.problem ?? "the device has no identity")
         }
@@ -99,23 +103,24 @@ final class Manager: BusInterface {
     }
 
     /// What x5chain carries, leaf first, for verifiers that want the device's whole chain.
-    private func certificateChain() throws -> MethodResult {
+    private func certificateChain(_ caller: Caller) throws -> MethodResult {
         let chain = service.identity.certificateChain
         guard !chain.isEmpty else { throw LensError.enrollment(service.identity.problem ?? "the device has no identity") }
         return .reply([.string(chain.map(\.pem).joined())])
     }
 
     /// The caller's own results, newest first; nobody else's are ever listed.
-    private func listResults(_ call: MethodCall, uid: UInt32) -> MethodResult {
-        service.fromStore(call) { store in
+    private func listResults(_ caller: Caller) -> MethodResult {
+        let uid = caller.uid
+        return service.storeCalls.answer(caller.call) { store in
             ([.array(elementSignature: "a{sv}", store.results(uid: uid).map(Wire.listedResult))], nil)
         }
     }
 
     /// Deletes one of the caller's results; another user's is NotFound, like a missing one.
-    private func deleteResult(_ call: MethodCall, uid: UInt32) throws -> MethodResult {
-        let name = try LensService.resultName(call)
-        return service.fromStore(call) { store in
+    private func deleteResult(_ caller: Caller) throws -> MethodResult {
+        let name = try StoreCalls.resultName(caller.call), uid = caller.uid
+        return service.storeCalls.answer(caller.call) { store in
             try store.delete(name: name, uid: uid)
             Log.info("result \(name) of \(Authorizer.userName(uid)) deleted by its owner")
             return ([], nil)

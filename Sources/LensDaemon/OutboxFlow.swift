@@ -5,7 +5,7 @@ import LensCore
 /// The outbox as lensd runs it: results are queued by the flows that store them, the outbox's
 /// own thread sends them, and what becomes of each reaches its owner's sessions
 /// (ResultUploaded, UploadFailed) and everyone in the group as Manager.OutboxState.
-final class OutboxFlow: @unchecked Sendable {
+final class OutboxFlow {
     let outbox: Outbox
     private unowned let service: LensService
     /// The state as last announced (loop thread only).
@@ -30,27 +30,15 @@ final class OutboxFlow: @unchecked Sendable {
 
     private init(_ settings: OutboxSettings, directory: String, service: LensService) throws {
         self.service = service
-        let loop = service.loop
-        let relay = Relay()
+        let relay = service.loop.confine(Relay())
         outbox = try Outbox(settings: settings, directory: directory, onEvent: { event in
-            loop.post { relay.flow?.handle(event) }
+            relay.post { $0.flow?.handle(event) }
         }, onDamagedRecord: { file, error in
             Log.error("outbox: \(file) is unreadable and was skipped: \(error)")
         })
-        relay.flow = self
+        relay.value.flow = self
         announced = outbox.summary
         Log.info("outbox: sending results to \(settings.urlTemplate) (\(announced.queued) waiting)")
-    }
-
-    /// Any thread: queues a stored result, durably. The value is PhotoSigned/VideoSigned's `upload`.
-    func enqueue(_ stored: StoredResult, fileExtension: String) -> String {
-        do {
-            try outbox.enqueue(stored, fileExtension: fileExtension)
-            return "queued"
-        } catch {
-            Log.error("outbox: \(stored.name) could not be queued and will not be sent: \(error)")
-            return "disabled"
-        }
     }
 
     func stop() { outbox.stop() }
@@ -77,7 +65,7 @@ final class OutboxFlow: @unchecked Sendable {
             guard summary != announced else { return }
             announced = summary
             // Nothing personal, like the other Manager properties: broadcast.
-            try? service.bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.manager.name,
+            try? service.bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.managerInterface,
                                                    changed: ["OutboxState": Self.wire(summary)], destination: nil)
         }
     }
@@ -105,6 +93,6 @@ final class OutboxFlow: @unchecked Sendable {
 }
 
 /// Lets the outbox's event handler, made before the flow exists, reach it.
-private final class Relay: @unchecked Sendable {
+private final class Relay {
     weak var flow: OutboxFlow?
 }

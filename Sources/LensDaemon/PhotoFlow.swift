@@ -3,24 +3,39 @@ import Foundation
 import LensBus
 import LensCore
 
-/// The photo flow, from BeginCapture to PhotoSigned.
-extension LensService {
-    /// BeginCapture: frame on the camera thread → InitialCaptureFinished → signing thread →
-    /// stored → PhotoSigned. Failures end in the Failed signal.
-    func capturePhoto(name: String, for session: Session) {
-        captureStarted()
-        let uid = session.uid
-        rig.run(on: currentCamera, { try $0.capturePhoto() }) { [weak self] result, state in
-            self?.loop.post { [weak self] in self?.photoCaptured(name: name, uid: uid, session: session, result: result, state: state) }
+/// The photo flow: BeginCapture → a frame on the camera thread → InitialCaptureFinished → signed
+/// on the signing thread → stored (queued for upload and a later time-stamp) → PhotoSigned.
+/// Failures end in the Failed signal. A face auto-capture's chosen frame joins at `sign`.
+final class PhotoFlow {
+    private unowned let service: LensService
+
+    init(service: LensService) { self.service = service }
+
+    /// Requires the claim and capture enabled (the session checks them); returns the photo's name.
+    func capture(for session: Session) -> String {
+        let name = UUID().uuidString.lowercased()
+        service.transition { $0.captureStarted() }
+        service.cameras.run({ try $0.capturePhoto() }) { [weak self] result, _ in
+            self?.sign(result, name: name, for: session)
         }
+        return name
     }
 
-    /// `done` runs once the photo is stored or has failed (face auto-capture's state follows it).
-    func photoCaptured(name: String, uid: UInt32, session: Session, result: Result<CapturedPhoto, Error>,
-                       state: CameraState, done: (() -> Void)? = nil) {
-        record(state, forCamera: currentCamera)
+    /// A face auto-capture's chosen frame, encoded already, through the rest of the flow.
+    func signChosen(_ result: Result<CapturedPhoto, Error>, name: String, for session: Session, done: @escaping () -> Void) {
+        service.transition { $0.captureStarted() }
+        sign(result, name: name, for: session, done: done)
+    }
+
+    /// For a capture counted in flight already. `done` runs once the photo is stored or has failed.
+    private func sign(_ result: Result<CapturedPhoto, Error>, name: String, for session: Session, done: (() -> Void)? = nil) {
         var handedToSigning = false
-        defer { if !handedToSigning { captureEnded(); done?() } }
+        defer {
+            if !handedToSigning {
+                service.transition { $0.captureEnded() }
+                done?()
+            }
+        }
         let photo: CapturedPhoto
         switch result {
         case .success(let p): photo = p
@@ -29,22 +44,22 @@ extension LensService {
             return
         }
         session.emit("InitialCaptureFinished", [.string(name), .bytes(photo.thumbnail)])
-        let fix = conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
-        if configuration.locationPolicy == .required && fix == nil {
+        let fix = service.conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
+        if service.configuration.locationPolicy == .required && fix == nil {
             session.failed(.captureDisabled("the location fix was lost before the photo could be signed"))
             return
         }
-        guard let signer else {
-            session.failed(.enrollment(signingProblem ?? "the device has no usable identity"))
+        guard let publishing = service.publishing else {
+            session.failed(.enrollment(service.signingProblem ?? "the device has no usable identity"))
             return
         }
-        let (timeStamping, skipped) = captureTimeStamping
-        let signing = PhotoSigning(signer: signer, generator: Self.generator,
-                                   includeThumbnail: configuration.includeThumbnail, timeStamping: timeStamping)
-        let store = store, outbox = outbox, restamp = restamp
+        let signing = PhotoSigning(signer: publishing.signer, generator: Publishing.generator,
+                                   includeThumbnail: service.configuration.includeThumbnail,
+                                   timeStamping: publishing.timeStamping)
         handedToSigning = true
-        let done = done.map(LoopBound.init)
-        signingWorker.submit { [weak self] in
+        let uid = session.uid
+        let back = service.loop.confine((flow: self, session: session, done: done))
+        service.signingWorker.submit {
             // The TSA request, if any, runs here too: off the bus thread, within the signing figure.
             let signed = Result { () throws -> PhotoSigning.Signed in
                 do { return try signing.sign(photo, location: fix) } catch let unstamped as TimeStamping.Unavailable {
@@ -53,44 +68,31 @@ extension LensService {
                     throw LensError.imageSigningFailed("signing failed: \(error)")
                 }
             }
+            let outcome = publishing.timeStampOutcome(of: signed.map(\.timeStamp))
             let stored = signed.flatMap { photo in
-                Result { try store.store(parts: [photo.jpeg], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg") }
+                Result { try publishing.store.store(parts: [photo.jpeg], name: name, uid: uid, mime: "image/jpeg",
+                                                    fileExtension: "jpg") }
             }
-            let timeStamp = skipped ?? Self.timeStampOutcome(of: signed.map(\.timeStamp))
-            let kept = try? stored.get()
-            // Queued for a later time-stamp before its owner hears of it: a crash loses nothing.
-            if kept != nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }
-            let upload = kept.map { outbox?.enqueue($0, fileExtension: "jpg") ?? "disabled" }
-            self?.loop.post { [weak self] in
-                self?.photoStored(name: name, session: session, result: stored, timeStamp: timeStamp, upload: upload)
-                done?.value()
+            let upload = publishing.kept(try? stored.get(), signed: true, outcome: outcome, fileExtension: "jpg")
+            back.post { context in
+                context.flow.stored(name: name, session: context.session, result: stored, timeStamp: outcome, upload: upload)
+                context.done?()
             }
         }
     }
 
-    /// What signing found out about the TSAs, also when it failed for want of a time-stamp.
-    static func timeStampOutcome(of signing: Result<TimeStamping.Outcome?, Error>) -> TimeStamping.Outcome? {
-        switch signing {
-        case .success(let outcome): outcome
-        case .failure(let unstamped as TimeStamping.Unavailable): .unstamped(reason: unstamped.reason)
-        case .failure: nil
-        }
-    }
-
-    fileprivate func photoStored(name: String, session: Session, result: Result<StoredResult, Error>,
-                                 timeStamp: TimeStamping.Outcome?, upload: String?) {
-        defer { captureEnded() }
-        if let timeStamp { timeStampWatch?.captureFound(timeStamp) }
+    private func stored(name: String, session: Session, result: Result<StoredResult, Error>,
+                        timeStamp: TimeStamping.Outcome?, upload: String) {
+        defer { service.transition { $0.captureEnded() } }
+        service.timeStampFound(timeStamp)
         switch result {
         case .success(let stored):
             Log.info("photo \(name) signed and stored for \(Authorizer.userName(stored.uid)) (\(stored.size) bytes\(Wire.timeStampNote(timeStamp)))")
-            session.emit("PhotoSigned", [.string(name), Wire.result(stored, Wire.timeStamp(timeStamp).merging(["upload": .string(upload ?? "disabled")]) { $1 })])
-            if store.isLowOnSpace != conditions.storageLow { refreshConditions() }
+            session.emit("PhotoSigned", [.string(name), Wire.result(stored, Wire.timeStamp(timeStamp).merging(["upload": .string(upload)]) { $1 })])
+            service.storageMayHaveChanged()
         case .failure(let error):
             Log.error("photo \(name) failed: \(error)")
             session.failed(LensError.from(error))
         }
     }
-
-    static let generator = ClaimGeneratorInfo(name: "lensd", version: ProjectVersion.string, operatingSystem: "Linux")
 }

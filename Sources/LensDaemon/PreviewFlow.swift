@@ -17,18 +17,28 @@ final class LivePreview {
 /// frame pipeline, whose pipe's read end goes to the owner. It ends with ClosePreview, a new
 /// OpenPreview, the claim (StopCaptureSession, Close, the owner's disconnect), ChangeCamera, the
 /// reader closing its end, or the camera failing; the owner sees PreviewActive turn false.
-extension LensService {
-    /// Requires the claim (checked by the caller).
-    func openPreview(for session: Session, options asked: PreviewOptions, reply: DeferredReply) {
-        rig.run(on: currentCamera, { camera in camera.videoFrameSize.map { Streaming(size: $0, rate: camera.videoFrameRate) } }) {
-            [weak self] result, _ in
-            self?.loop.post { [weak self] in self?.startPreview(for: session, asked: asked, camera: result, reply: reply) }
+final class PreviewFlow: CaptureFlow {
+    private unowned let service: LensService
+    private var preview: LivePreview?
+
+    init(service: LensService) { self.service = service }
+
+    func handle(_ effect: CaptureMachine.Effect) {
+        if case .claimEnded(let holder) = effect, let session = preview?.session, session.number == holder {
+            end(of: session)
         }
     }
 
-    private func startPreview(for session: Session, asked: PreviewOptions, camera: Result<Streaming?, Error>,
-                              reply: DeferredReply) {
-        guard claimHolder === session else {
+    /// Requires the claim (the session's table checks it).
+    func open(for session: Session, options asked: PreviewOptions, reply: DeferredReply) {
+        service.cameras.run({ camera in camera.videoFrameSize.map { Streaming(size: $0, rate: camera.videoFrameRate) } }) {
+            [weak self] result, _ in
+            self?.start(for: session, asked: asked, camera: result, reply: reply)
+        }
+    }
+
+    private func start(for session: Session, asked: PreviewOptions, camera: Result<Streaming?, Error>, reply: DeferredReply) {
+        guard service.machine.holds(session.number) else {
             return reply.fail(LensError.notStarted("the camera claim ended before the preview could start").busError)
         }
         guard case .success(let streaming?) = camera else {
@@ -37,29 +47,30 @@ extension LensService {
         let format = PreviewFormat(fitting: streaming.size, into: asked.box, fps: asked.fps, cameraRate: streaming.rate,
                                    quality: asked.quality)
         let opened: (stream: PreviewStream, readEnd: Int32)
+        let back = service.loop.confine(self)
         do {
-            opened = try PreviewStream.open(format: format) { [weak self] stream, error in
-                let stream = LoopBound(stream)
-                self?.loop.post { [weak self] in self?.previewStreamEnded(stream.value, error: error) }
+            opened = try PreviewStream.open(format: format) { stream, error in
+                let error = error.map { "\($0)" }
+                back.post { flow in flow.streamEnded(stream, error: error) }
             }
         } catch {
             return reply.fail(LensError.internal("cannot make the preview pipe: \(error)").busError)
         }
         let wasActive = preview != nil
         if let old = preview { stop(old) }
-        let live = LivePreview(session: session, stream: opened.stream)
-        preview = live
-        rig.frames.attach(opened.stream)
+        preview = LivePreview(session: session, stream: opened.stream)
+        service.transition { $0.began(.preview) }
+        service.cameras.rig.frames.attach(opened.stream)
         // The reply dup()s the read end when it is built; ours is closed right after.
         reply.reply([.fd(opened.readEnd), Wire.previewFormat(format)])
         Glibc.close(opened.readEnd)
         Log.info("session \(session.number): preview \(format.width)x\(format.height) at \(format.fps) fps\(wasActive ? " (replacing the last)" : "")")
-        if !wasActive { previewActiveChanged(session, true) }
-        pumpFrames()
+        if !wasActive { session.propertiesChanged(["PreviewActive": .bool(true)]) }
+        service.pump.start()
     }
 
     /// Idempotent: ends this session's preview if it has one.
-    func endPreview(of session: Session, failure: LensError? = nil) {
+    func end(of session: Session, failure: LensError? = nil) {
         guard let live = preview, live.session === session else { return }
         stop(live)
         preview = nil
@@ -67,30 +78,26 @@ extension LensService {
             Log.warning("session \(session.number): preview ended: \(failure.busError.message)")
             session.failed(failure)
         }
-        previewActiveChanged(session, false)
+        session.propertiesChanged(["PreviewActive": .bool(false)])
+        service.transition { $0.ended(.preview) }
     }
 
-    func previewStats(of session: Session) -> BusValue {
+    func stats(of session: Session) -> BusValue {
         Wire.previewStats(preview?.session === session ? preview?.stream.stats : nil)
     }
 
-    func isPreviewing(_ session: Session) -> Bool { preview?.session === session }
+    func isActive(for session: Session) -> Bool { preview?.session === session }
 
     /// The reader closed its end (nil) or writing failed; a stream replaced meanwhile is closed already.
-    private func previewStreamEnded(_ stream: PreviewStream, error: Error?) {
+    private func streamEnded(_ stream: PreviewStream, error: String?) {
         guard let live = preview, live.stream === stream else { return }
         Log.info("session \(live.session.number): the preview's reader \(error.map { "failed: \($0)" } ?? "closed the pipe")")
-        endPreview(of: live.session, failure: error.map { .internal("writing the preview failed: \($0)") })
+        end(of: live.session, failure: error.map { .internal("writing the preview failed: \($0)") })
     }
 
     private func stop(_ live: LivePreview) {
-        rig.frames.detach(live.stream)
+        service.cameras.rig.frames.detach(live.stream)
         live.stream.close()
-    }
-
-    private func previewActiveChanged(_ session: Session, _ active: Bool) {
-        try? bus.emitPropertiesChanged(path: session.path, interface: Session.interfaceName,
-                                       changed: ["PreviewActive": .bool(active)], destination: session.owner)
     }
 }
 

@@ -8,8 +8,9 @@ import Synchronization
 /// `timestamp = when-online`: captures no TSA stamped are queued (RestampQueue) and time-stamped
 /// by an update manifest once one answers; the owner then gets ResultUpdated, and the outbox
 /// sends the new file again.
-final class RestampFlow: @unchecked Sendable {
+final class RestampFlow {
     let queue: RestampQueue
+    private unowned let service: LensService
     /// Replaced on the loop thread when the identity changes; read by the queue's thread.
     private let restamping = CurrentRestamping()
 
@@ -24,11 +25,12 @@ final class RestampFlow: @unchecked Sendable {
     }
 
     private init(client: TSAClient, directory: String, service: LensService) throws {
+        self.service = service
         let current = restamping
-        let loop = service.loop
+        let back = service.loop.confine(service)
         queue = try RestampQueue(directory: directory, restamping: { current.value.withLock { $0 } },
-                                 store: service.store, onEvent: { [weak service] event in
-            loop.post { [weak service] in service?.restampFinished(event) }
+                                 store: service.store, onEvent: { event in
+            back.post { service in service.restamp?.finished(event) }
         }, onDamagedRecord: { file, error in
             Log.error("re-stamp queue: \(file) is unreadable and was skipped: \(error)")
         })
@@ -40,49 +42,25 @@ final class RestampFlow: @unchecked Sendable {
     /// with a revoked certificate; nil stops the queue signing.
     func signerChanged(_ signer: (any ClaimSigner)?, trustAnchor: Certificate?, client: TSAClient) {
         let current = signer.map { signer in
-            Restamping(client: client, signer: signer, generator: LensService.generator,
+            Restamping(client: client, signer: signer, generator: Publishing.generator,
                        trustAnchors: trustAnchor.map { [$0] } ?? [])
         }
         restamping.value.withLock { $0 = current }
     }
 
-    /// Signing thread, before the owner hears of the result: `outcome` unstamped → queued.
-    func captureSigned(name: String, uid: UInt32, outcome: TimeStamping.Outcome?) {
-        switch outcome {
-        case .unstamped?:
-            do { try queue.enqueue(name: name, uid: uid) } catch {
-                Log.error("re-stamp queue: \(name) could not be queued and will stay without a time-stamp: \(error)")
-            }
-        case .stamped?: queue.tsaAnswered()
-        case nil: break
-        }
-    }
-
     func stop() { queue.stop() }
-}
 
-extension LensService {
-    /// What a capture signs with now, and the outcome to report when it does not ask a TSA: while
-    /// the re-stamp queue waits for a TSA that did not answer, a capture does not wait too (up to
-    /// tsa-timeout per TSA) — it is signed at once and queued with the others.
-    var captureTimeStamping: (timeStamping: TimeStamping?, skipped: TimeStamping.Outcome?) {
-        guard let restamp, restamp.queue.isWaitingForTSA else { return (configuration.timeStamping, nil) }
-        return (nil, .unstamped(reason: "the last request went unanswered; queued until a TSA answers"))
-    }
-}
-
-extension LensService {
     /// Loop thread: what became of a queued result.
-    func restampFinished(_ event: RestampQueue.Event) {
+    private func finished(_ event: RestampQueue.Event) {
         switch event {
         case .updated(let result, let time):
             Log.info("\(result.mime.hasPrefix("video/") ? "video" : "photo") \(result.name) of \(Authorizer.userName(result.uid)) "
                 + "time-stamped later (\(time)): update manifest added, \(result.size) bytes")
             let fileExtension = result.mime.hasPrefix("video/") ? "mp4" : "jpg"
-            do { try outbox?.outbox.enqueueAgain(result, fileExtension: fileExtension) } catch {
+            do { try service.outbox?.outbox.enqueueAgain(result, fileExtension: fileExtension) } catch {
                 Log.error("outbox: the time-stamped \(result.name) could not be queued again: \(error)")
             }
-            announce(toOwner: result.uid, member: "ResultUpdated",
+            service.announcements.announce(toOwner: result.uid, member: "ResultUpdated",
                      arguments: [.string(result.name), Wire.result(result, Wire.timeStamp(.stamped(time)))])
         case .dropped(let name, let uid, let reason):
             Log.warning("re-stamp queue: \(name) of \(Authorizer.userName(uid)) stays without a time-stamp: \(reason)")

@@ -8,7 +8,7 @@ import LensCrypto
 /// revoked certificate stops capture for good — nothing is signed from that moment; under
 /// `ocsp = required` so does having no good answer. A good answer is stapled into what is
 /// signed while it is current, so verifiers need no network.
-final class RevocationWatch: @unchecked Sendable {  // confined to the loop thread; asks run on `worker`
+final class RevocationWatch {  // confined to the loop thread; asks run on `worker`
     enum Finding: Equatable {
         case unchecked
         case good(OCSPStatus)
@@ -76,10 +76,10 @@ final class RevocationWatch: @unchecked Sendable {  // confined to the loop thre
 
     private func ask() {
         timer = nil
-        let client = client, certificate = certificate, issuer = issuer, anchors = anchors
-        worker.submit { [weak self] in
+        let client = client, certificate = certificate, issuer = issuer, anchors = anchors, back = loop.confine(self)
+        worker.submit {
             let result = Result { try client.status(of: certificate, issuer: issuer, anchors: anchors) }
-            self?.loop.post { [weak self] in self?.answered(result) }
+            back.post { $0.answered(result) }
         }
     }
 

@@ -2,14 +2,13 @@ import Foundation
 import LensBus
 import LensCore
 
-/// org.lensd.Lens1.Session at /org/lensd/Lens1/session/N. Only its owner — the connection that
-/// opened it — may call it or read its properties; it dies with the owner's connection.
-/// A persistent session (OpenSession option "persistent": true, for one-shot clients such as
-/// busctl) belongs to the opener's uid instead: any connection of that user may use it, signals
-/// follow the connection that called it last, and it ends with Close or the idle timeout.
-final class Session: BusInterface, @unchecked Sendable {  // confined to the loop thread
-    static let interfaceName = "org.lensd.Lens1.Session"
-
+/// org.lensd.Lens1.Session at /org/lensd/Lens1/session/N: a thin bus adapter. Its table binds
+/// each member to the flow that does the work and to the rule of who may call it. Only its owner
+/// — the connection that opened it — may call it or read its properties; it dies with the owner's
+/// connection. A persistent session (OpenSession option "persistent": true, for one-shot clients
+/// such as busctl) belongs to the opener's uid instead: any connection of that user may use it,
+/// signals follow the connection that called it last, and it ends with Close or the idle timeout.
+final class Session: BusInterface {
     let number: Int
     let path: String
     private(set) var owner: String
@@ -18,15 +17,15 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     private(set) var maximumLocationAccuracy: Double
     /// OpenSession's `audio`: false turns sound off for this session's videos.
     let audio: Bool
-    private(set) var lastActivity = ContinuousClock.now
-    private(set) var cameraMode = "photo"
+    private(set) var lastActivity: ContinuousClock.Instant
+    private(set) var cameraMode = CameraMode.photo
     private var reportedReasons: [DisabledReason]
     private var reportedDetails: [DisabledReason: String] = [:]
-    unowned let service: LensService
+    private unowned let service: LensService
     private var registration: BusRegistration?
     private var tracking: BusRegistration?
-    private var subjectWatch: SubjectWatch?
-    private var pinch = PinchGesture()
+
+    enum CameraMode: String { case photo, video }
 
     init(service: LensService, number: Int, owner: String, uid: UInt32, accuracy: Double, persistent: Bool, audio: Bool) {
         self.service = service
@@ -37,6 +36,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         path = "\(BusContract.sessionsPath)/\(number)"
         maximumLocationAccuracy = accuracy
         self.audio = audio
+        lastActivity = service.clock.monotonic()
         reportedReasons = service.conditions.disabledReasons(accuracy: accuracy, usesMicrophone: audio)
     }
 
@@ -51,161 +51,175 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     func unregister() {
-        subjectWatch = nil
         tracking?.cancel()
         registration?.cancel()
     }
 
-    // MARK: The interface, as a table: every member is owner-only.
+    // MARK: The table
 
-    let interface = BusContract.session
+    var interface: InterfaceDescription { Self.table.interface }
+
+    static let table = BusTable<Session>(
+        BusContract.sessionInterface,
+        methods: [
+            .init("StartCaptureSession", access: .owner) { s in { s.deferred($0) { s.service.claims.start(for: s, reply: $0) } } },
+            .init("WaitForCamera", in: ["timeout": "d"], access: .owner, Session.waitForCamera),
+            .init("StopCaptureSession", access: .owner, Session.stopCaptureSession),
+            .init("Close", access: .owner) { s in { _ in s.service.close(s); return .reply([]) } },
+            .init("BeginCapture", out: ["name": "s"], access: .claimHolder, Session.beginCapture),
+            .init("FetchResult", in: ["name": "s"], out: ["fd": "h", "info": "a{sv}"], access: .owner, Session.fetchResult),
+            .init("ReadResult", in: ["name": "s"], out: ["bytes": "ay"], access: .owner, Session.readResult),
+            .init("SetFlashMode", in: ["mode": "s"], access: .claimHolder, reportsFailure: true,
+                  { s in { try s.service.controls.setFlashMode($0, for: s) } }),
+            .init("ToggleFlash", out: ["mode": "s"], access: .claimHolder, reportsFailure: true,
+                  { s in { try s.service.controls.toggleFlash($0, for: s) } }),
+            .init("ChangeCamera", out: ["device": "a{sv}"], access: .claimHolder, reportsFailure: true,
+                  { s in { try s.service.controls.changeCamera($0, to: nil, for: s) } }),
+            .init("SelectCamera", in: ["path": "s"], out: ["device": "a{sv}"], access: .claimHolder, reportsFailure: true,
+                  { s in { try s.service.controls.changeCamera($0, to: $0.arguments.first?.stringValue ?? "", for: s) } }),
+            .init("SetZoomFactor", in: ["factor": "d"], out: ["factor": "d"], access: .claimHolder, reportsFailure: true,
+                  { s in { try s.service.controls.zoom($0, relative: false, for: s) } }),
+            .init("Zoom", in: ["scale": "d"], out: ["factor": "d"], access: .claimHolder, reportsFailure: true,
+                  { s in { try s.service.controls.zoom($0, relative: true, for: s) } }),
+            .init("FocusAt", in: ["x": "d", "y": "d"], out: ["x": "d", "y": "d"], access: .claimHolder, reportsFailure: true,
+                  { s in { try s.service.controls.focus($0, for: s) } }),
+            .init("StartVideoCapture", access: .claimHolder, Session.startVideoCapture),
+            .init("StopVideoCapture", access: .owner) { s in { _ in try s.service.videos.stop(for: s); return .reply([]) } },
+            .init("SetMaximumLocationAccuracy", in: ["meters": "d"], out: ["accepted": "b"], access: .owner,
+                  Session.setMaximumLocationAccuracy),
+            .init("OpenPreview", in: ["options": "a{sv}"], out: ["fd": "h", "format": "a{sv}"], access: .claimHolder,
+                  { s in { caller in
+                      let options = try PreviewOptions(caller.arguments.first?.vardictValue ?? [:])
+                      return s.deferred(caller) { s.service.previews.open(for: s, options: options, reply: $0) }
+                  } }),
+            .init("ClosePreview", access: .owner) { s in { _ in s.service.previews.end(of: s); return .reply([]) } },
+            .init("StartFaceAutoCapture", in: ["options": "a{sv}"], access: .claimHolder, Session.startFaceAutoCapture),
+            .init("RequestFaceCapture", access: .claimHolder) { s in { _ in try s.service.faces.requestCapture(for: s); return .reply([]) } },
+            .init("RestartFaceAutoCapture", access: .claimHolder) { s in { _ in try s.service.faces.restart(for: s); return .reply([]) } },
+            .init("StopFaceAutoCapture", access: .owner) { s in { _ in s.service.faces.end(of: s); return .reply([]) } },
+        ],
+        properties: [
+            .init("CameraMode", "s", access: .owner, read: { .string($0.cameraMode.rawValue) }, write: { try $0.setCameraMode($1) }),
+            .init("IsRecordingVideo", "b", access: .owner) { .bool($0.isRecording) },
+            // Changes with every frame: polled, never signalled.
+            .init("VideoRecordingProgress", "a{sv}", emitsChange: .no, access: .owner) { $0.service.videos.progress(of: $0) },
+            .init("CurrentDevice", "a{sv}", access: .owner) { $0.service.cameras.current.map(Wire.device) ?? .vardict([:]) },
+            .init("CaptureEnabled", "b", access: .owner) { .bool($0.disabledReasons.isEmpty) },
+            .init("DisabledReasons", "as", access: .owner) { Wire.reasons($0.disabledReasons) },
+            .init("DisabledReasonDetails", "a{ss}", access: .owner) { Wire.reasonDetails($0.disabledReasonDetails) },
+            .init("MaximumLocationAccuracy", "d", access: .owner) { .double($0.maximumLocationAccuracy) },
+            .init("Location", "a{sv}", access: .owner) { Wire.location($0.service.visibleFix) },
+            .init("PreviewActive", "b", access: .owner) { .bool($0.service.previews.isActive(for: $0)) },
+            // Changes with every frame: polled, never signalled.
+            .init("PreviewStats", "a{sv}", emitsChange: .no, access: .owner) { $0.service.previews.stats(of: $0) },
+            .init("FaceAutoCaptureState", "s", access: .owner) { .string($0.service.faces.state(of: $0)) },
+        ],
+        signals: BusContract.sessionSignals)
 
     func call(_ call: MethodCall) -> MethodResult {
-        do { try authorize(call.sender) } catch { return .error(LensError.from(error).busError) }
+        let method: BusTable<Session>.Method
         do {
-            switch call.member {
-            case "StartCaptureSession": return startCaptureSession(call)
-            case "WaitForCamera": return try waitForCamera(call)
-            case "StopCaptureSession": return try stopCaptureSession()
-            case "Close": return close()
-            case "BeginCapture": return try beginCapture()
-            case "FetchResult": return try fetchResult(call)
-            case "ReadResult": return try readResult(call)
-            case "SetFlashMode": return try setFlashMode(call)
-            case "ToggleFlash": return try toggleFlash(call)
-            case "ChangeCamera": return try changeCamera(call, to: nil)
-            case "SelectCamera": return try changeCamera(call, to: call.arguments.first?.stringValue ?? "")
-            case "SetZoomFactor": return try setZoomFactor(call, relative: false)
-            case "Zoom": return try setZoomFactor(call, relative: true)
-            case "FocusAt": return try focusAt(call)
-            case "StartVideoCapture": return try startVideoCapture()
-            case "StopVideoCapture": return try stopVideoCapture()
-            case "SetMaximumLocationAccuracy": return setMaximumLocationAccuracy(call)
-            case "OpenPreview": return try openPreview(call)
-            case "ClosePreview": return closePreview()
-            case "StartFaceAutoCapture": return try startFaceAutoCapture(call)
-            case "RequestFaceCapture": return try requestFaceCapture()
-            case "RestartFaceAutoCapture": return try restartFaceAutoCapture()
-            case "StopFaceAutoCapture": return stopFaceAutoCapture()
-            default: return .error(BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.member)"))
-            }
+            method = try Self.table.method(call.member)
+            try authorize(call.sender)
+        } catch { return .error(BusError.lens(error)) }
+        do {
+            if method.access == .claimHolder { try requireClaim() }
+            return try method.handler(self)(Caller(call: call, uid: uid))
         } catch {
             let failure = LensError.from(error)
             // After the reply (the loop sends it when call returns), so a client sees the reply first.
-            if Self.controls.contains(call.member) || failure.isMicrophonePermissionDenied {
-                service.loop.post { [weak self] in self?.failed(failure) }
+            if method.reportsFailure || failure.isMicrophonePermissionDenied {
+                service.loop.confine(self).post { $0.failed(failure) }
             }
             return .error(failure.busError)
         }
     }
 
-    /// The camera controls (and a refused microphone, as the SDK reports it): a failure also goes out as Failed, as the SDK's control callbacks
-    /// carry their error, so that a client driven by signals learns of it.
-    static let controls: Set<String> = ["SetFlashMode", "ToggleFlash", "ChangeCamera", "SelectCamera", "SetZoomFactor", "Zoom",
-                                         "FocusAt"]
-
     func get(property: String, sender: String) throws -> BusValue {
-        do { try authorize(sender) } catch { throw LensError.from(error).busError }
-        switch property {
-        case "CameraMode": return .string(cameraMode)
-        case "IsRecordingVideo": return .bool(isRecording)
-        case "VideoRecordingProgress": return Wire.progress(isRecording ? service.recording : nil)
-        case "CurrentDevice": return service.currentState.map(Wire.device) ?? .vardict([:])
-        case "CaptureEnabled": return .bool(service.disabledReasons(for: self).isEmpty)
-        case "DisabledReasons": return Wire.reasons(service.disabledReasons(for: self))
-        case "DisabledReasonDetails": return Wire.reasonDetails(service.disabledReasonDetails(for: self))
-        case "MaximumLocationAccuracy": return .double(maximumLocationAccuracy)
-        case "Location": return Wire.location(service.visibleFix)
-        case "PreviewActive": return .bool(service.isPreviewing(self))
-        case "PreviewStats": return service.previewStats(of: self)
-        case "FaceAutoCaptureState": return .string(service.faceAutoCaptureState(of: self))
-        default: throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(property)")
-        }
+        do {
+            let entry = try Self.table.property(property)
+            try authorize(sender)
+            return entry.read(self)
+        } catch { throw BusError.lens(error) }
     }
 
     func set(property: String, value: BusValue, sender: String) throws {
-        do { try authorize(sender) } catch { throw LensError.from(error).busError }
-        guard property == "CameraMode", let mode = value.stringValue else {
-            throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
-        }
-        guard mode == "photo" || mode == "video" else {
-            throw LensError.invalidArgument("camera mode must be photo or video").busError
-        }
-        guard !isRecording else { throw LensError.busy("the camera mode cannot change while recording").busError }
-        guard mode != cameraMode else { return }
-        cameraMode = mode
-        propertiesChanged(["CameraMode": .string(mode)])
+        do {
+            let entry = try Self.table.property(property)
+            try authorize(sender)
+            guard let write = entry.write else {
+                throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
+            }
+            try write(self, value)
+        } catch { throw BusError.lens(error) }
     }
 
-    // MARK: Methods
+    // MARK: Handlers that are the session's own
 
-    private func startCaptureSession(_ call: MethodCall) -> MethodResult {
-        let reply = DeferredReply(for: call)
-        service.startCapture(for: self, reply: reply)
+    /// A call answered later, through `reply`.
+    private func deferred(_ caller: Caller, _ body: (DeferredReply) -> Void) -> MethodResult {
+        let reply = DeferredReply(for: caller.call)
+        body(reply)
         return .deferred(reply)
     }
 
     /// StartCaptureSession, queued: answered when this session holds the camera, first come first
     /// served, or with Busy once `timeout` seconds have passed.
-    private func waitForCamera(_ call: MethodCall) throws -> MethodResult {
-        guard let seconds = call.arguments.first?.doubleValue, seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+    private func waitForCamera(_ caller: Caller) throws -> MethodResult {
+        guard let seconds = caller.arguments.first?.doubleValue, seconds.isFinite, seconds > 0, seconds <= 86_400 else {
             throw LensError.invalidArgument("the timeout must be a number of seconds in (0, 86400]")
         }
-        let reply = DeferredReply(for: call)
-        service.waitForCamera(for: self, caller: call.sender, timeout: .milliseconds(Int(seconds * 1000)), reply: reply)
-        return .deferred(reply)
+        return try service.claims.wait(for: self, caller: caller.call.sender, timeout: .milliseconds(Int(seconds * 1000)),
+                                   reply: DeferredReply(for: caller.call))
     }
 
     /// Idempotent: stopping a session that holds nothing is not an error. It also ends a wait.
-    private func stopCaptureSession() throws -> MethodResult {
-        service.stopWaiting(self, because: "StopCaptureSession was called")
+    private func stopCaptureSession(_ caller: Caller) -> MethodResult {
+        service.claims.stopWaiting(self, because: "StopCaptureSession was called")
         service.release(self)
         return .reply([])
     }
 
-    private func close() -> MethodResult {
-        service.close(self)
-        return .reply([])
-    }
-
-    private func beginCapture() throws -> MethodResult {
-        try requireClaim()
-        guard cameraMode == "photo" else {
+    private func beginCapture(_ caller: Caller) throws -> MethodResult {
+        guard cameraMode == .photo else {
             throw LensError.unsupported("BeginCapture takes photos; the camera mode is video (use StartVideoCapture)")
         }
         try requireCaptureEnabled()
-        let name = UUID().uuidString.lowercased()
-        service.capturePhoto(name: name, for: self)
-        return .reply([.string(name)])
+        return .reply([.string(service.photos.capture(for: self))])
     }
 
-    private func startVideoCapture() throws -> MethodResult {
-        try requireClaim()
-        guard cameraMode == "video" else {
+    private func startVideoCapture(_ caller: Caller) throws -> MethodResult {
+        guard cameraMode == .video else {
             throw LensError.unsupported("StartVideoCapture records video; set CameraMode to video first")
         }
         try requireCaptureEnabled()
-        try service.startRecording(for: self)
+        try service.videos.start(for: self)
         emit("VideoRecordingStarted", [])
         return .reply([])
     }
 
-    private func stopVideoCapture() throws -> MethodResult {
-        try service.stopRecording(for: self)
-        return .reply([])
+    /// Answered once the camera faces the asked way and the watch is on the frame pipeline.
+    private func startFaceAutoCapture(_ caller: Caller) throws -> MethodResult {
+        guard cameraMode == .photo else {
+            throw LensError.unsupported("face auto-capture takes a photo; the camera mode is video")
+        }
+        try requireCaptureEnabled()
+        let options = try FaceOptions(caller.arguments.first?.vardictValue ?? [:])
+        let controller = try service.faces.controller(for: self, options: options)
+        return deferred(caller) { service.faces.start(for: self, controller: controller, facing: options.facing, reply: $0) }
     }
 
-    private func fetchResult(_ call: MethodCall) throws -> MethodResult {
-        let name = try LensService.resultName(call), uid = uid
-        return service.fromStore(call) { store in
+    private func fetchResult(_ caller: Caller) throws -> MethodResult {
+        let name = try StoreCalls.resultName(caller.call), uid = uid
+        return service.storeCalls.answer(caller.call) { store in
             let stored = try store.result(name: name, uid: uid)
             return ([Wire.result(stored)], try store.fetchDescriptor(name: name, uid: uid))
         }
     }
 
-    private func readResult(_ call: MethodCall) throws -> MethodResult {
-        let name = try LensService.resultName(call), uid = uid
-        return service.fromStore(call) { store in
+    private func readResult(_ caller: Caller) throws -> MethodResult {
+        let name = try StoreCalls.resultName(caller.call), uid = uid
+        return service.storeCalls.answer(caller.call) { store in
             let stored = try store.result(name: name, uid: uid)
             guard stored.mime.hasPrefix("image/") else {
                 throw LensError.unsupported("ReadResult returns photos only; use FetchResult for \(stored.mime)")
@@ -214,108 +228,9 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         }
     }
 
-    private func setFlashMode(_ call: MethodCall) throws -> MethodResult {
-        try requireClaim()
-        guard let text = call.arguments.first?.stringValue, let mode = FlashMode(rawValue: text) else {
-            throw LensError.invalidArgument("flash mode must be off, on or auto")
-        }
-        return applyFlash(mode, call: call, returnsMode: false)
-    }
-
-    private func toggleFlash(_ call: MethodCall) throws -> MethodResult {
-        try requireClaim()
-        guard let state = service.currentState, state.hasFlash, !state.supportedFlashModes.isEmpty else {
-            throw LensError.unsupported("this camera has no flash")
-        }
-        let modes = state.supportedFlashModes
-        let next = modes[((modes.firstIndex(of: state.flashMode) ?? -1) + 1) % modes.count]
-        return applyFlash(next, call: call, returnsMode: true)
-    }
-
-    private func applyFlash(_ mode: FlashMode, call: MethodCall, returnsMode: Bool) -> MethodResult {
-        let reply = DeferredReply(for: call)
-        service.control({ try $0.setFlashMode(mode) }, for: self, reply: reply) { [weak self] in
-            self?.emit("FlashModeChanged", [.string(mode.rawValue)])
-            self?.deviceStateChanged()
-            return returnsMode ? [.string(mode.rawValue)] : []
-        }
-        return .deferred(reply)
-    }
-
-    /// ChangeCamera (`path` nil: the back/front toggle) or SelectCamera (the camera at `path`).
-    private func changeCamera(_ call: MethodCall, to path: String?) throws -> MethodResult {
-        try requireClaim()
-        guard !isRecording else {
-            throw LensError.busy("changing the camera is not possible while recording video: a recording's encoder and "
-                + "its manifest are bound to the camera it started on")
-        }
-        let reply = DeferredReply(for: call)
-        pinch.end()
-        service.switchCamera(to: path, for: self, reply: reply) { [weak self] state in
-            self?.emit("DeviceChanged", [Wire.device(state)])
-            self?.deviceStateChanged()
-        }
-        return .deferred(reply)
-    }
-
-    /// SetZoomFactor is absolute. Zoom is a pinch: its scale is cumulative from the gesture's
-    /// start, so it multiplies the factor the gesture started at (see PinchGesture).
-    private func setZoomFactor(_ call: MethodCall, relative: Bool) throws -> MethodResult {
-        try requireClaim()
-        if isRecording, service.currentState?.zoomAppliesToVideo != true {
-            throw LensError.busy("zooming is not possible while recording on this camera: its digital zoom crops photos only, "
-                + "not the video frames it streams")
-        }
-        guard let value = call.arguments.first?.doubleValue, value.isFinite, value > 0 else {
-            throw LensError.invalidArgument(relative ? "the pinch scale must be a finite number above 0"
-                                                     : "the zoom factor must be a finite number, 1 or more")
-        }
-        let current = service.currentState?.zoomFactor ?? 1
-        // A pinch past the ends clamps, as on the SDK; an absolute factor below 1 is an error.
-        let requested = relative ? max(1, pinch.factor(forScale: value, current: current)) : value
-        if !relative { pinch.end() }
-        let reply = DeferredReply(for: call)
-        service.control({ try $0.setZoom(requested) }, for: self, reply: reply) { [weak self] factor in
-            self?.emit("ZoomFactorChanged", [.double(factor)])
-            self?.deviceStateChanged()
-            return [.double(factor)]
-        }
-        return .deferred(reply)
-    }
-
-    private func focusAt(_ call: MethodCall) throws -> MethodResult {
-        try requireClaim()
-        guard call.arguments.count == 2, let x = call.arguments[0].doubleValue, let y = call.arguments[1].doubleValue,
-              (0...1).contains(x), (0...1).contains(y) else {
-            throw LensError.invalidArgument("the focus point must be normalized: 0...1 on both axes")
-        }
-        let reply = DeferredReply(for: call)
-        service.control({ try $0.focus(atX: x, y: y) }, for: self, reply: reply) { [weak self] point in
-            self?.emit("FocusedOnPoint", [.double(point.x), .double(point.y)])
-            self?.watchSubject()
-            return [.double(point.x), .double(point.y)]
-        }
-        return .deferred(reply)
-    }
-
-    /// The reply (the pipe's read end and the format used) waits for the camera's frame size.
-    private func openPreview(_ call: MethodCall) throws -> MethodResult {
-        try requireClaim()
-        let options = try PreviewOptions(call.arguments.first?.vardictValue ?? [:])
-        let reply = DeferredReply(for: call)
-        service.openPreview(for: self, options: options, reply: reply)
-        return .deferred(reply)
-    }
-
-    /// Idempotent: closing no preview is not an error.
-    private func closePreview() -> MethodResult {
-        service.endPreview(of: self)
-        return .reply([])
-    }
-
     /// Out of range (or NaN/inf): false and nothing changes, as the SDK does.
-    private func setMaximumLocationAccuracy(_ call: MethodCall) -> MethodResult {
-        guard let meters = call.arguments.first?.doubleValue, LocationAccuracy.isValidThreshold(meters) else {
+    private func setMaximumLocationAccuracy(_ caller: Caller) -> MethodResult {
+        guard let meters = caller.arguments.first?.doubleValue, LocationAccuracy.isValidThreshold(meters) else {
             return .reply([.bool(false)])
         }
         maximumLocationAccuracy = meters
@@ -324,11 +239,21 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         return .reply([.bool(true)])
     }
 
+    private func setCameraMode(_ value: BusValue) throws {
+        guard let text = value.stringValue, let mode = CameraMode(rawValue: text) else {
+            throw LensError.invalidArgument("camera mode must be photo or video")
+        }
+        guard !isRecording else { throw LensError.busy("the camera mode cannot change while recording") }
+        guard mode != cameraMode else { return }
+        cameraMode = mode
+        propertiesChanged(["CameraMode": .string(mode.rawValue)])
+    }
+
     // MARK: Events to the owner
 
     func emit(_ member: String, _ arguments: [BusValue]) {
         do {
-            try service.bus.emitSignal(path: path, interface: Self.interfaceName, member: member,
+            try service.bus.emitSignal(path: path, interface: BusContract.sessionInterface, member: member,
                                        arguments: arguments, destination: owner)
         } catch {
             Log.debug("session \(number): \(member) not delivered: \(error)")
@@ -341,11 +266,14 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     func propertiesChanged(_ changed: [String: BusValue]) {
-        try? service.bus.emitPropertiesChanged(path: path, interface: Self.interfaceName, changed: changed, destination: owner)
+        try? service.bus.emitPropertiesChanged(path: path, interface: BusContract.sessionInterface, changed: changed,
+                                               destination: owner)
     }
 
-    private func deviceStateChanged() {
-        if let state = service.currentState { propertiesChanged(["CurrentDevice": Wire.device(state)]) }
+    /// DeviceChanged and CurrentDevice, after a camera switch or a change the device reported.
+    func deviceChanged(_ state: CameraState) {
+        emit("DeviceChanged", [Wire.device(state)])
+        propertiesChanged(["CurrentDevice": Wire.device(state)])
     }
 
     /// A signal-driven client learns the starting gate as it learns every change: CaptureDisabled
@@ -356,8 +284,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
 
     /// Re-evaluates the gate for this session's threshold; signals only on a change.
     func conditionsChanged() {
-        let reasons = service.disabledReasons(for: self)
-        let details = service.disabledReasonDetails(for: self)
+        let reasons = disabledReasons
+        let details = disabledReasonDetails
         if details != reportedDetails {
             reportedDetails = details
             propertiesChanged(["DisabledReasonDetails": Wire.reasonDetails(details)])
@@ -373,7 +301,23 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         propertiesChanged(["Location": Wire.location(fix)])
     }
 
-    // MARK: Helpers
+    /// IsRecordingVideo changed.
+    func recordingChanged(_ recording: Bool) {
+        propertiesChanged(["IsRecordingVideo": .bool(recording)])
+    }
+
+    // MARK: Rules
+
+    private var disabledReasons: [DisabledReason] {
+        service.conditions.disabledReasons(accuracy: maximumLocationAccuracy, usesMicrophone: audio)
+    }
+
+    private var disabledReasonDetails: [DisabledReason: String] {
+        service.conditions.explanations(accuracy: maximumLocationAccuracy, enrollmentProblem: service.signingProblem,
+                                        usesMicrophone: audio)
+    }
+
+    private var isRecording: Bool { service.machine.recording?.session == number }
 
     /// The owner, and still allowed to use lensd: membership is re-checked on every call, and a
     /// user no longer allowed loses all their sessions and the camera claim at once.
@@ -389,19 +333,12 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
             guard isPersistent, (try? service.bus.peerUID(sender)) == uid else { return false }
             owner = sender
         }
-        lastActivity = .now
+        lastActivity = service.clock.monotonic()
         return true
     }
 
-    private var isRecording: Bool { service.recording?.session === self }
-
-    /// IsRecordingVideo changed (the flow calls it when a recording starts and ends).
-    func recordingChanged(_ recording: Bool) {
-        propertiesChanged(["IsRecordingVideo": .bool(recording)])
-    }
-
     func requireCaptureEnabled() throws {
-        let reasons = service.disabledReasons(for: self)
+        let reasons = disabledReasons
         guard reasons.isEmpty else {
             throw LensError.captureDisabled("capture is disabled: \(reasons.map(\.rawValue).joined(separator: ", "))"
                 + (reasons.contains(.location) ? " (no fix within \(Int(maximumLocationAccuracy)) m yet)" : ""))
@@ -409,21 +346,8 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
     }
 
     /// Also counts as use of the camera, for the claim's idle timeout.
-    func requireClaim() throws {
-        guard service.claimHolder === self else {
-            throw LensError.notStarted("call StartCaptureSession first")
-        }
-        service.claimUsed()
+    private func requireClaim() throws {
+        guard service.machine.holds(number) else { throw LensError.notStarted("call StartCaptureSession first") }
+        service.claims.used()
     }
-
-    /// After a manual focus, SubjectAreaChanged tells the owner when the scene has changed enough
-    /// that the focus point may be stale (the SDK's callback of the same name).
-    private func watchSubject() {
-        subjectWatch = SubjectWatch(service: service) { [weak self] in
-            self?.emit("SubjectAreaChanged", [])
-            self?.subjectWatch = nil
-        }
-    }
-
-    func stopWatchingSubject() { subjectWatch = nil }
 }

@@ -5,14 +5,19 @@ import LensCore
 
 /// Calls answered from the result store: the work runs on the storage thread (it reads and
 /// copies files), the reply is sent from the loop.
-extension LensService {
+struct StoreCalls {
+    let store: ResultStore
+    /// Reading results back copies whole files: off the bus thread, apart from signing.
+    let worker: SerialWorker
+    let loop: EventLoop
+
     /// Runs `work` on the storage thread and answers `call` with its values. A memfd `fd` goes
     /// first in the reply; the reply dup()s it when built, then ours is closed.
-    func fromStore(_ call: MethodCall,
-                   _ work: @escaping @Sendable (ResultStore) throws -> (values: [BusValue], fd: Int32?)) -> MethodResult {
+    func answer(_ call: MethodCall,
+                _ work: @escaping @Sendable (ResultStore) throws -> (values: [BusValue], fd: Int32?)) -> MethodResult {
         let reply = DeferredReply(for: call)
         let (store, loop) = (store, loop)
-        storageWorker.submit {
+        worker.submit {
             let result = Result { try Self.mapStorageErrors { try work(store) } }
             loop.post {
                 switch result {

@@ -1,9 +1,11 @@
 import LensBus
 import LensCore
 
-/// Samples the scene once a second on the camera thread and calls `changed` once when it differs
-/// substantially from the first sample. Dropping the watch stops it.
-final class SubjectWatch: @unchecked Sendable {  // confined to the loop thread
+/// Samples the scene on the camera thread — at once, then once a second — and calls `changed`
+/// once when it differs substantially from the first sample. The first sample is queued before
+/// any call that follows the one that started the watch, so that call's effect counts as a
+/// change. Dropping the watch stops it.
+final class SubjectWatch {
     private var timer: EventSource?
     private var reference: [Double]?
     private var sampling = false
@@ -14,18 +16,17 @@ final class SubjectWatch: @unchecked Sendable {  // confined to the loop thread
         self.service = service
         self.changed = changed
         timer = service.loop.every(.seconds(1)) { [weak self] in self?.sample() }
+        sample()
     }
 
     deinit { timer?.cancel() }
 
     private func sample() {
         // While recording, the camera's frames belong to the recording.
-        guard !sampling, service.recording == nil else { return }
+        guard !sampling, service.machine.recording == nil else { return }
         sampling = true
-        service.rig.run(on: service.currentCamera, { try SceneChange.lumaGrid(ofJPEG: $0.capturePhoto().thumbnail) }) {
-            [weak self] result, _ in
-            guard let loop = self?.service.loop else { return }
-            loop.post { [weak self] in self?.compare(result) }
+        service.cameras.run({ try SceneChange.lumaGrid(ofJPEG: $0.capturePhoto().thumbnail) }) { [weak self] result, _ in
+            self?.compare(result)
         }
     }
 

@@ -1,12 +1,13 @@
 import Foundation
 import LensBus
 import LensCore
+import LensCrypto
 
 /// Under `timestamp = required`, whether some TSA answers — asked in the background, never per
 /// frame: at start, then while none answers after a growing delay (0.5 s doubling to 8 s), and
 /// once one does, every minute so an outage is noticed before a capture runs into it. What a
 /// capture's own request finds counts as an answer too.
-final class TimeStampWatch: @unchecked Sendable {  // confined to the loop thread; probes run on `worker`
+final class TimeStampWatch {  // confined to the loop thread; probes run on `worker`
     /// nil while a TSA answers; otherwise why none does (capture is disabled, reason `timestamp`).
     private(set) var problem: String? = "no TSA has answered yet"
     private let client: TSAClient
@@ -47,25 +48,26 @@ final class TimeStampWatch: @unchecked Sendable {  // confined to the loop threa
         probing = true
         timer?.cancel()
         timer = nil
-        let client = client
-        worker.submit { [weak self] in
+        let client = client, back = loop.confine(self)
+        worker.submit {
             // Any bytes do: the question is only whether a trusted TSA answers.
             let probe = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
             let result = Result { try client.timeStamp(probe, signerValidity: Date.distantPast...Date.distantFuture) }
-            self?.loop.post { [weak self] in
-                guard let self else { return }
-                probing = false
-                switch result {
-                case .success: update(nil)
-                case .failure(let error): update("\(error)")
-                }
-                if problem == nil {
-                    backoff.reset()
-                    timer = loop.schedule(after: Self.healthyInterval) { [weak self] in self?.probe() }
-                } else {
-                    probeSoon()
-                }
-            }
+            back.post { $0.probed(result) }
+        }
+    }
+
+    private func probed(_ result: Result<TimeStampToken, Error>) {
+        probing = false
+        switch result {
+        case .success: update(nil)
+        case .failure(let error): update("\(error)")
+        }
+        if problem == nil {
+            backoff.reset()
+            timer = loop.schedule(after: Self.healthyInterval) { [weak self] in self?.probe() }
+        } else {
+            probeSoon()
         }
     }
 

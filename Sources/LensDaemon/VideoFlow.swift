@@ -4,11 +4,10 @@ import LensBus
 import LensCore
 import Synchronization
 
-/// One recording in progress. The recorder lives on the camera thread; the rest on the loop.
-final class Recording: @unchecked Sendable {
+/// One recording in progress, shared by the loop and the camera thread.
+final class Recording: @unchecked Sendable {  // the recorder and `facts` change on the camera thread only; the rest is immutable or atomic
     let name: String
     let uid: UInt32
-    weak var session: Session?
     /// Changed by the camera thread while recording (see recorded(withDigitalZoom:)); read on
     /// the loop once the recording has ended.
     private(set) var facts: VideoSigning.Facts
@@ -28,11 +27,10 @@ final class Recording: @unchecked Sendable {
     /// Capturing from StartVideoCapture on; handed to the recorder with the first frame.
     private let microphone: Microphone?
 
-    init(name: String, uid: UInt32, session: Session, facts: VideoSigning.Facts, fix: LocationFix?, path: String,
+    init(name: String, uid: UInt32, facts: VideoSigning.Facts, fix: LocationFix?, path: String,
          encoding: VideoEncoding, tracksDigitalZoom: Bool, microphone: Microphone?) {
         self.name = name
         self.uid = uid
-        self.session = session
         self.facts = facts
         self.fix = fix
         self.path = path
@@ -68,54 +66,85 @@ final class Recording: @unchecked Sendable {
 }
 
 /// The video flow: StartVideoCapture → frames pumped on the camera thread into a crash-safe
-/// journal → StopVideoCapture (or a limit, or a fault) → finalized → VideoRecordingStopped (then
-/// VideoRecordingFailed when a fault ended it), VideoThumbnailGenerated → signed in place on the signing thread → published → VideoSigned,
-/// or VideoUnsigned with the playable file kept when signing fails.
-extension LensService {
-    func startRecording(for session: Session) throws {
-        if let recording {
-            throw LensError.busy(recording.session === session ? "this session is already recording"
-                                                                : "another session is recording")
+/// journal → StopVideoCapture (or a limit, a fault, the claim ending) → finalized →
+/// VideoRecordingStopped (then VideoRecordingFailed when a fault ended it),
+/// VideoThumbnailGenerated → signed in place on the signing thread (`publish`) → published →
+/// VideoSigned, or VideoUnsigned with the playable file kept when signing fails. Recovery after a
+/// crash (VideoRecovery) joins at `publish`.
+final class VideoFlow: CaptureFlow {
+    private unowned let service: LensService
+    /// The recording the machine says is under way, as the camera thread records it.
+    private var recording: Recording?
+
+    init(service: LensService) { self.service = service }
+
+    func handle(_ effect: CaptureMachine.Effect) {
+        switch effect {
+        case .stopRecording(let name) where recording?.name == name:
+            recording?.stopRequested.store(true, ordering: .relaxed)
+        case .recordingChanged(let session, let recording):
+            service.sessions[session]?.recordingChanged(recording)
+        default: break
         }
-        guard let state = currentState else { throw LensError.cameraSessionFailed("no camera is available") }
+    }
+
+    /// Whether the recording under way holds the microphone.
+    var holdsMicrophone: Bool { recording?.hasMicrophone == true }
+
+    /// VideoRecordingProgress: the session's recording, or an empty one.
+    func progress(of session: Session) -> BusValue {
+        Wire.progress(service.machine.recording?.session == session.number ? recording : nil)
+    }
+
+    /// Requires the claim, video mode and capture enabled (the session checks them).
+    func start(for session: Session) throws {
+        if let active = service.machine.recording {
+            throw LensError.busy(active.session == session.number ? "this session is already recording"
+                                                                  : "another session is recording")
+        }
+        guard let state = service.cameras.current else { throw LensError.cameraSessionFailed("no camera is available") }
         let name = UUID().uuidString.lowercased()
         let facts = VideoSigning.Facts(
-            startTime: Date(), make: state.description.driver, model: state.description.name,
+            startTime: service.clock.wall(), make: state.description.driver, model: state.description.name,
             isSynthetic: state.isSynthetic, digitalZoomRatio: state.videoDigitalZoomRatio)
-        let fix = conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
-        let microphone = try self.microphone(for: session, recording: name)
+        let fix = service.conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
+        let microphone = try service.microphone.open(for: session, recording: name)
         let path: String
         do {
-            path = try store.recordingPath(name: name, uid: session.uid)
+            path = try service.store.recordingPath(name: name, uid: session.uid)
             // What the manifest will say, kept beside the journal for recovery after a crash.
             try RecordingFacts(facts: facts, fix: fix).write(besides: path)
         } catch {
             microphone?.stop()
             throw LensError.internal("cannot prepare the recording: \(error)")
         }
-        let recording = Recording(name: name, uid: session.uid, session: session, facts: facts, fix: fix, path: path,
-                                  encoding: configuration.videoEncoding,
+        let recording = Recording(name: name, uid: session.uid, facts: facts, fix: fix, path: path,
+                                  encoding: service.configuration.videoEncoding,
                                   tracksDigitalZoom: state.digitalZoom && state.zoomAppliesToVideo, microphone: microphone)
+        do { try service.transition(by: session) { try $0.startRecording(name, by: session.number) } } catch {
+            microphone?.stop()
+            service.store.discardRecording(name: name, uid: session.uid)
+            RecordingFacts.remove(besides: path)
+            throw error
+        }
         self.recording = recording
         Log.info("video \(name): recording for \(Authorizer.userName(session.uid))"
-                 + (microphone == nil ? ", without sound" : ", with sound from \(configuration.audioDevice)"))
-        session.recordingChanged(true)
-        pump(recording, rig: rig, camera: currentCamera)
+                 + (microphone == nil ? ", without sound" : ", with sound from \(service.configuration.audioDevice)"))
+        pump(recording, rig: service.cameras.rig, camera: service.cameras.currentIndex)
     }
 
     /// Idempotent for the recording session; the end is announced by signals.
-    func stopRecording(for session: Session) throws {
-        guard let recording, recording.session === session else {
-            throw LensError.notStarted("this session is not recording (call StartVideoCapture first)")
-        }
-        recording.stopRequested.store(true, ordering: .relaxed)
+    func stop(for session: Session) throws {
+        try service.transition(by: session) { try $0.stopRecording(by: session.number) }
     }
 
     /// One frame per camera-thread job, so controls queued meanwhile run between frames.
     private func pump(_ recording: Recording, rig: CameraRig, camera: Int) {
         // One result may not outgrow the owner's whole allowance.
+        let configuration = service.configuration
         let limits = (duration: configuration.maxVideoDuration,
                       bytes: min(configuration.maxVideoBytes, Int(clamping: configuration.maxResultBytesPerUser)))
+        let back = service.loop.confine(self)
         rig.run(on: camera, { camera -> RecordingStep in
             let recorder = recording.recorder(for: camera)
             let end = { (fault: LensError?) in
@@ -140,27 +169,23 @@ extension LensService {
                 return end(nil)
             }
             return .recording
-        }) { [weak self] result, _ in
-            guard let self else { return }
+        }) { result, _ in
             switch result {
-            case .success(.recording): pump(recording, rig: rig, camera: camera)
+            case .success(.recording): back.post { $0.pump(recording, rig: rig, camera: camera) }
             case .success(.finished(let video, let thumbnail, let fault)):
-                loop.post { [weak self] in self?.recordingEnded(recording, video: video, thumbnail: thumbnail, fault: fault) }
+                back.post { $0.ended(recording, video: video, thumbnail: thumbnail, fault: fault) }
             case .failure(let error):
-                loop.post { [weak self] in
-                    self?.recordingEnded(recording, video: .failure(error), thumbnail: nil, fault: LensError.from(error))
-                }
+                back.post { $0.ended(recording, video: .failure(error), thumbnail: nil, fault: LensError.from(error)) }
             }
         }
     }
 
-    private func recordingEnded(_ recording: Recording, video: Result<FinalizedMP4, Error>, thumbnail: [UInt8]?,
-                                fault: LensError?) {
+    private func ended(_ recording: Recording, video: Result<FinalizedMP4, Error>, thumbnail: [UInt8]?, fault: LensError?) {
+        let session = service.machine.recording.flatMap { $0.name == recording.name ? service.sessions[$0.session] : nil }
         if self.recording === recording { self.recording = nil }
-        // The recording pulled the preview's frames; now the pump does again.
-        pumpFrames()
-        let session = recording.session
-        session?.recordingChanged(false)
+        // The recording ends: frames stop and a waiting stop may finish once it is published.
+        service.transition { $0.captureStarted() }
+        service.transition { $0.recordingEnded(recording.name) }
         // As the SDK's "did stop recording": frames stopped, whatever stopped them; a fault follows.
         session?.emit("VideoRecordingStopped", [])
         if let fault {
@@ -169,68 +194,67 @@ extension LensService {
         }
         guard case .success(let finalized) = video else {
             if case .failure(let error) = video { Log.error("video \(recording.name): nothing to keep: \(error)") }
-            store.discardRecording(name: recording.name, uid: recording.uid)
+            service.store.discardRecording(name: recording.name, uid: recording.uid)
             RecordingFacts.remove(besides: recording.path)
-            capturesMaySettle()
+            service.transition { $0.captureEnded() }
             return
         }
         session?.emit("VideoThumbnailGenerated", [.string(recording.name), .bytes(thumbnail ?? []),
                                                   .double(finalized.duration)])
-        signAndPublish(finalized, name: recording.name, uid: recording.uid, facts: recording.facts, fix: recording.fix,
-                       session: session.map(LoopBound.init), recovered: false)
+        publish(finalized, name: recording.name, uid: recording.uid, facts: recording.facts, fix: recording.fix,
+                session: session, recovered: false)
     }
 
-    /// On the signing thread: sign in place (or keep it unsigned, saying why), publish, announce.
-    func signAndPublish(_ video: FinalizedMP4, name: String, uid: UInt32, facts: VideoSigning.Facts?, fix: LocationFix?,
-                        session: LoopBound<Session>?, recovered: Bool) {
+    /// A finished recording (counted in flight already): signed in place on the signing thread
+    /// (or kept unsigned, saying why), published and announced — to `session`, or for a recovered
+    /// one to its owner's sessions.
+    func publish(_ video: FinalizedMP4, name: String, uid: UInt32, facts: VideoSigning.Facts?, fix: LocationFix?,
+                 session: Session?, recovered: Bool) {
         // A certificate that expired while recording would sign a manifest no validator accepts.
-        let usable = identity.state(at: Date()) == .enrolled
-        let (timeStamping, skipped) = captureTimeStamping
-        let signing = signer.map { VideoSigning(signer: $0, generator: Self.generator, timeStamping: timeStamping) }
-        let problem = signingProblem ?? "the device certificate expired before the recording could be signed"
-        let store = store, outbox = outbox, restamp = restamp
-        captureStarted()
-        signingWorker.submit { [weak self] in
+        let publishing = service.identity.state(at: service.clock.wall()) == .enrolled ? service.publishing : nil
+        let problem = service.signingProblem ?? "the device certificate expired before the recording could be signed"
+        let store = service.store
+        let back = service.loop.confine((flow: self, session: session))
+        service.signingWorker.submit {
             let unsignedReason: String?
             var signingResult: Result<TimeStamping.Outcome?, Error> = .success(nil)
             do {
-                guard let signing, usable else { throw LensError.enrollment(problem) }
+                guard let publishing else { throw LensError.enrollment(problem) }
                 guard let facts else { throw LensError.imageSigningFailed("what the recording was made with was lost in the crash") }
+                let signing = VideoSigning(signer: publishing.signer, generator: Publishing.generator,
+                                           timeStamping: publishing.timeStamping)
                 signingResult = .success(try signing.sign(video, facts: facts, location: fix))
                 unsignedReason = nil
             } catch {
                 signingResult = .failure(error)
                 unsignedReason = LensError.from(error).busError.message
             }
-            let timeStamp = skipped ?? Self.timeStampOutcome(of: signingResult)
+            let timeStamp = publishing?.timeStampOutcome(of: signingResult)
             // Under `timestamp = required` a recording the TSA could not stamp is not kept.
             let published = Result { () throws -> StoredResult in
                 if case .failure(let unstamped as TimeStamping.Unavailable) = signingResult { throw unstamped }
                 return try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered)
             }
             RecordingFacts.remove(besides: video.path)
-            let kept = try? published.get()
-            if kept != nil, unsignedReason == nil { restamp?.captureSigned(name: name, uid: uid, outcome: timeStamp) }
-            // Unsigned videos stay local: the server is for evidence a verifier can check.
-            let upload = kept.map { unsignedReason == nil ? outbox?.enqueue($0, fileExtension: "mp4") : nil }
-            self?.loop.post { [weak self] in
-                if let timeStamp { self?.timeStampWatch?.captureFound(timeStamp) }
-                self?.videoPublished(name: name, uid: uid, video: video, result: published, unsignedReason: unsignedReason,
-                                     timeStamp: timeStamp, session: session?.value, recovered: recovered, upload: upload ?? nil)
+            let upload = publishing?.kept(try? published.get(), signed: unsignedReason == nil, outcome: timeStamp,
+                                          fileExtension: "mp4") ?? "disabled"
+            back.post { context in
+                context.flow.service.timeStampFound(timeStamp)
+                context.flow.published(name: name, uid: uid, video: video, result: published, unsignedReason: unsignedReason,
+                                       timeStamp: timeStamp, session: context.session, recovered: recovered, upload: upload)
             }
         }
     }
 
-    private func videoPublished(name: String, uid: UInt32, video: FinalizedMP4, result: Result<StoredResult, Error>,
-                                unsignedReason: String?, timeStamp: TimeStamping.Outcome?, session: Session?, recovered: Bool,
-                                upload: String?) {
-        defer { captureEnded() }
+    private func published(name: String, uid: UInt32, video: FinalizedMP4, result: Result<StoredResult, Error>,
+                           unsignedReason: String?, timeStamp: TimeStamping.Outcome?, session: Session?, recovered: Bool,
+                           upload: String) {
+        defer { service.transition { $0.captureEnded() } }
         switch result {
         case .success(let stored):
             var info: [String: BusValue] = ["duration": .double(video.duration), "frames": .uint32(UInt32(clamping: video.sampleCount)),
-                                            "audio": .bool(video.audioDuration != nil)]
+                                            "audio": .bool(video.audioDuration != nil), "upload": .string(upload)]
             if recovered { info["recovered"] = .bool(true) }
-            info["upload"] = .string(upload ?? "disabled")
             let owner = Authorizer.userName(stored.uid)
             let member: String
             if let unsignedReason {
@@ -243,10 +267,12 @@ extension LensService {
                 member = "VideoSigned"
             }
             let arguments: [BusValue] = [.string(name), Wire.result(stored, info)]
-            if recovered { announce(toOwner: uid, member: member, arguments: arguments) } else { session?.emit(member, arguments) }
+            if recovered { service.announcements.announce(toOwner: uid, member: member, arguments: arguments) } else {
+                session?.emit(member, arguments)
+            }
         case .failure(let error):
             Log.error("video \(name): \(error)")
-            store.discardRecording(name: name, uid: uid)
+            service.store.discardRecording(name: name, uid: uid)
             session?.failed(LensError.from(error))
         }
     }

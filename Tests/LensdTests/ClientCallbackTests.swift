@@ -46,8 +46,7 @@ final class ClientCallbackTests: LensdTestCase {
         let focusError = try XCTUnwrap(refusal)
         try delegate.wait(for: "focus error") { $0 == .controlFailed(.focus, focusError) }
 
-        // After a manual focus lensd samples the scene once a second; the flash then brightens it.
-        Thread.sleep(forTimeInterval: 1.5)
+        // A manual focus samples the scene before any later call runs; the flash then brightens it.
         try camera.setFlashMode(.on)
         try delegate.wait(for: "flash on") { $0 == .flash(.on) }
         try delegate.wait(for: "subjectAreaDidChange", timeout: 10) { $0 == .subjectArea }

@@ -1,0 +1,82 @@
+import LensBus
+
+/// Who may call a member or read a property; the object checks it before the handler runs.
+enum Access {
+    /// An authorized caller: root, lensd's own user, or a member of the allowed group.
+    case member
+    /// root only.
+    case root
+    /// The session's owner (the connection that opened it; any connection of its user for a
+    /// persistent session), still a member.
+    case owner
+    /// The owner, while the session holds the camera claim; the call counts as use of the camera.
+    case claimHolder
+}
+
+/// The caller of a member, once its access rule let it through.
+struct Caller {
+    let call: MethodCall
+    let uid: UInt32
+    var arguments: [BusValue] { call.arguments }
+}
+
+/// A bus object as one table, as systemd's hostnamed binds each member to its handler: name and
+/// signature (the contract, checked against dbus/org.lensd.Lens1.xml by introspection), the
+/// access rule, and the handler. Calls are dispatched through the table, not a switch over names.
+struct BusTable<Object: AnyObject>: Sendable {
+    struct Method: Sendable {
+        let description: InterfaceDescription.Method
+        let access: Access
+        /// The SDK's control callbacks carry their error: a failure is also sent as Failed.
+        let reportsFailure: Bool
+        let handler: @Sendable (Object) -> (Caller) throws -> MethodResult
+
+        init(_ name: String, in inputs: KeyValuePairs<String, String> = [:], out outputs: KeyValuePairs<String, String> = [:],
+             access: Access, reportsFailure: Bool = false, _ handler: @escaping @Sendable (Object) -> (Caller) throws -> MethodResult) {
+            description = InterfaceDescription.Method(name, in: inputs, out: outputs)
+            self.access = access
+            self.reportsFailure = reportsFailure
+            self.handler = handler
+        }
+    }
+
+    struct Property: Sendable {
+        let description: InterfaceDescription.Property
+        let access: Access
+        let read: @Sendable (Object) -> BusValue
+        let write: (@Sendable (Object, BusValue) throws -> Void)?
+
+        init(_ name: String, _ signature: String, emitsChange: InterfaceDescription.Property.EmitsChange = .yes,
+             access: Access, read: @escaping @Sendable (Object) -> BusValue, write: (@Sendable (Object, BusValue) throws -> Void)? = nil) {
+            description = InterfaceDescription.Property(name: name, signature: signature, writable: write != nil,
+                                                        emitsChange: emitsChange)
+            self.access = access
+            self.read = read
+            self.write = write
+        }
+    }
+
+    let interface: InterfaceDescription
+    private let methods: [String: Method]
+    private let properties: [String: Property]
+
+    init(_ name: String, methods: [Method], properties: [Property], signals: [InterfaceDescription.Signal] = []) {
+        interface = InterfaceDescription(name: name, methods: methods.map(\.description),
+                                         properties: properties.map(\.description), signals: signals)
+        self.methods = Dictionary(uniqueKeysWithValues: methods.map { ($0.description.name, $0) })
+        self.properties = Dictionary(uniqueKeysWithValues: properties.map { ($0.description.name, $0) })
+    }
+
+    /// sd-bus only calls members of the table; `authorize` applies the entry's rule and says who calls.
+    func method(_ name: String) throws -> Method {
+        guard let method = methods[name] else { throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(name)") }
+        return method
+    }
+
+    func property(_ name: String) throws -> Property {
+        guard let property = properties[name] else {
+            throw BusError("org.freedesktop.DBus.Error.UnknownProperty", "no property \(name)")
+        }
+        return property
+    }
+}
