@@ -1,9 +1,8 @@
 import CSystemd
 
 /// One connection to a bus, attached to an EventLoop.
-public final class BusConnection: @unchecked Sendable {
-    // @unchecked Sendable: used on its loop's thread only (sd-bus is not thread-safe). It is
-    // Sendable so a DeferredReply or posted work can carry it back to that thread.
+public final class BusConnection: @unchecked Sendable {  // used on its loop's thread only (sd-bus is not thread-safe)
+    // Sendable so that posted work can carry it back to that thread.
     let bus: OpaquePointer
     public let loop: EventLoop
     public let uniqueName: String

@@ -4,9 +4,8 @@ import Synchronization
 
 /// An sd-event loop. Everything bus-related happens on the thread that runs it (sd-event and
 /// sd-bus are not thread-safe); other threads hand work over with `post`.
-public final class EventLoop: @unchecked Sendable {
-    // @unchecked Sendable: `event` and `armed` are touched only on the loop thread; what other
-    // threads may reach (`posted`, `loopThread`) is behind locks.
+public final class EventLoop: @unchecked Sendable {  // `event` and `armed` only on the loop thread
+    // What other threads may reach (`posted`, `loopThread`) is behind locks.
     let event: OpaquePointer
     private let posted: PostedWork
     /// The thread that runs the loop, or last ran it, or created it.

@@ -67,6 +67,11 @@ struct BusTable<Object: AnyObject>: Sendable {
         self.properties = Dictionary(uniqueKeysWithValues: properties.map { ($0.description.name, $0) })
     }
 
+    /// Each method's access rule and whether it reports failures as Failed.
+    var rules: [String: (access: Access, reportsFailure: Bool)] {
+        methods.mapValues { ($0.access, $0.reportsFailure) }
+    }
+
     /// sd-bus only calls members of the table; `authorize` applies the entry's rule and says who calls.
     func method(_ name: String) throws -> Method {
         guard let method = methods[name] else { throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(name)") }

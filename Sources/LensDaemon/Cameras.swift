@@ -67,11 +67,12 @@ final class Cameras: CaptureFlow {
 
     /// Opens the current camera for a new claim; `then` on the loop.
     func open(then: @escaping (Result<CameraState, LensError>) -> Void) {
-        run({ try $0.open() }) { [weak self] result, state in
+        let index = currentIndex, rig = rig
+        run(on: index, { try $0.open() }) { result, state in
             switch result {
             case .success:
                 then(.success(state))
-                self?.rig.run(on: self?.currentIndex ?? 0, { $0.streamSummary }) { summary, _ in
+                rig.run(on: index, { $0.streamSummary }) { summary, _ in
                     if case .success(let summary?) = summary { Log.info("camera: \(state.description.path) streams \(summary)") }
                 }
             case .failure(let error): then(.failure(LensError.from(error)))

@@ -49,7 +49,7 @@ final class LensService {
     private var lastLocationBroadcast: ContinuousClock.Instant
     private var nextSessionNumber = 1
     /// What was last announced, to announce changes only.
-    private var announcedEnrollment: EnrollmentState
+    private var enrollmentWatch: EnrollmentWatch
     private var announcedCameraPresent: Bool
     private var announcedStorageLow: Bool
     /// Whether the journal has been told that this certificate is due for renewal.
@@ -65,7 +65,7 @@ final class LensService {
         self.store = store
         authorizer = Authorizer(group: configuration.allowedGroup)
         lastLocationBroadcast = clock.monotonic() - .seconds(10)
-        announcedEnrollment = identity.state
+        enrollmentWatch = EnrollmentWatch(announced: identity.state)
         announcedCameraPresent = !cameras.isEmpty
         announcedStorageLow = store.isLowOnSpace
         self.cameras = Cameras(cameras, service: self)
@@ -120,7 +120,7 @@ final class LensService {
         timeStampWatch?.start()
         revocationWatch?.start()
         announcements.announceEvictions()
-        announceRenewal(announcedEnrollment)
+        announceRenewal(enrollmentState)
         VideoRecovery(service: self).recoverInterruptedRecordings()
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
@@ -222,8 +222,7 @@ final class LensService {
 
     /// The identity's state at the clock's now; revoked once OCSP said so.
     var enrollmentState: EnrollmentState {
-        let state = identity.state(at: clock.wall())
-        return state == .enrolled && revocationWatch?.isRevoked == true ? .revoked : state
+        EnrollmentWatch.state(of: identity, revoked: revocationWatch?.isRevoked == true, at: clock.wall())
     }
 
     /// Why there is no location source to wait for a fix from, if so.
@@ -257,10 +256,8 @@ final class LensService {
     /// The periodic look at the slow sources (certificate expiry, free space, the microphone),
     /// announcing what changed; also after any source reported a change.
     func refreshConditions() {
-        let enrollment = enrollmentState
-        announceRenewal(enrollment)
-        if enrollment != announcedEnrollment {
-            announcedEnrollment = enrollment
+        announceRenewal(enrollmentState)
+        if let enrollment = enrollmentWatch.change(of: identity, revoked: revocationWatch?.isRevoked == true, at: clock.wall()) {
             if enrollment == .enrolled {
                 Log.info("capture enabled (enrollment): the device certificate is enrolled")
             } else {
