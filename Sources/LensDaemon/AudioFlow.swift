@@ -6,6 +6,9 @@ final class AudioFlow {
     private unowned let service: LensService
     /// Why the configured device cannot capture while audio = on; nil when it can or sound is optional.
     private(set) var problem: String?
+    /// Opening a device can take long (a USB microphone, a PCM plugin): probes run here, not on the loop.
+    private let worker = SerialWorker(name: "lensd-audio-check")
+    private var probing = false
 
     init(service: LensService) { self.service = service }
 
@@ -30,19 +33,31 @@ final class AudioFlow {
     }
 
     /// With every refresh of the capture conditions: with audio = on and no recording holding the
-    /// device, opens and closes it to see whether it can capture. A device that refuses lensd is
-    /// no `microphone` reason: StartVideoCapture says MicrophonePermissionDenied.
+    /// device, opens and closes it on the worker to see whether it can capture. A device that
+    /// refuses lensd is no `microphone` reason: StartVideoCapture says MicrophonePermissionDenied.
     func probe() {
-        guard service.configuration.audio == .on, !service.videos.holdsMicrophone else { return }
-        do {
-            try Microphone.probe(service.configuration.audioSettings)
-            problemChanged(nil)
-        } catch let error as AudioError where error.kind == .permissionDenied {
-            problemChanged(nil)
-        } catch {
-            problemChanged("\(error)")
+        guard service.configuration.audio == .on, !service.videos.holdsMicrophone, !probing else { return }
+        probing = true
+        let settings = service.configuration.audioSettings, back = service.loop.confine(self)
+        worker.submit {
+            let found: String?
+            do {
+                try Microphone.probe(settings)
+                found = nil
+            } catch let error as AudioError where error.kind == .permissionDenied {
+                found = nil
+            } catch {
+                found = "\(error)"
+            }
+            back.post { flow in
+                flow.probing = false
+                // A recording that began meanwhile holds the device: what it found counts instead.
+                if !flow.service.videos.holdsMicrophone { flow.problemChanged(found) }
+            }
         }
     }
+
+    func stop() { worker.stop() }
 
     private func problemChanged(_ new: String?) {
         guard new != problem else { return }

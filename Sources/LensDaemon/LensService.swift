@@ -119,6 +119,7 @@ final class LensService {
         }
         timeStampWatch?.start()
         revocationWatch?.start()
+        microphone.probe()
         announcements.announceEvictions()
         announceRenewal(enrollmentState)
         VideoRecovery(service: self).recoverInterruptedRecordings()
@@ -139,6 +140,7 @@ final class LensService {
         cameras.stop()
         signingWorker.stop()
         storeCalls.worker.stop()
+        microphone.stop()
         outbox?.stop()
         restamp?.stop()
         timeStampWatch?.stop()
