@@ -47,8 +47,8 @@ struct Enrollment {
             Log.warning("enrollment: certificate refused: \(error.problem)")
             throw LensError.invalidArgument("certificate refused: \(error.problem)")
         }
-        service.reloadIdentity()
-        let identity = service.identity
+        service.signing.reload()
+        let identity = service.signing.identity
         Log.info("enrollment: certificate \(identity.fingerprint ?? "?") installed, state \(identity.state.rawValue)")
         var info: [String: BusValue] = ["enrollmentState": .string(identity.state.rawValue)]
         if let certificate = identity.certificate {

@@ -6,8 +6,8 @@ import LensCrypto
 
 /// The hub behind the bus objects, confined to the event loop thread: it owns the capture state
 /// machine (CaptureMachine) and hands every transition's effects to the flows, which do the work;
-/// it keeps the sessions, and computes the capture conditions from their sources (identity,
-/// cameras, location, storage, TSA, microphone).
+/// it keeps the sessions, and computes the capture conditions from their sources (the signing
+/// identity, cameras, location, storage, TSA, microphone).
 final class LensService {
     let configuration: Configuration
     let loop: EventLoop
@@ -18,10 +18,9 @@ final class LensService {
     let signingWorker = SerialWorker(name: "lensd-signing")
     private(set) var machine = CaptureMachine()
     private(set) var sessions: [Int: Session] = [:]
-    /// Replaced only by reloadIdentity (InstallCertificate).
-    private(set) var identity: DeviceIdentity
 
     // The flows, each a small type of its own; see CaptureMachine.
+    private(set) var signing: SigningIdentity!
     private(set) var cameras: Cameras!
     private(set) lazy var claims = CameraClaim(service: self)
     private(set) lazy var controls = CameraControls(service: self)
@@ -42,18 +41,13 @@ final class LensService {
     var restamp: RestampFlow?
     /// Under `timestamp = required`: whether a TSA answers.
     private var timeStampWatch: TimeStampWatch?
-    /// Over the current identity's certificate, when its revocation is checked (ocsp).
-    private var revocationWatch: RevocationWatch?
     private var location: GPSDLocationProvider?
     private var locationLog = LocationLog()
     private var lastLocationBroadcast: ContinuousClock.Instant
     private var nextSessionNumber = 1
     /// What was last announced, to announce changes only.
-    private var enrollmentWatch: EnrollmentWatch
     private var announcedCameraPresent: Bool
     private var announcedStorageLow: Bool
-    /// Whether the journal has been told that this certificate is due for renewal.
-    private var renewalAnnounced = false
 
     init(configuration: Configuration, loop: EventLoop, bus: BusConnection, identity: DeviceIdentity,
          store: ResultStore, cameras: [any Camera], clock: LensClock = .system) {
@@ -61,18 +55,16 @@ final class LensService {
         self.loop = loop
         self.bus = bus
         self.clock = clock
-        self.identity = identity
         self.store = store
         authorizer = Authorizer(group: configuration.allowedGroup)
         lastLocationBroadcast = clock.monotonic() - .seconds(10)
-        enrollmentWatch = EnrollmentWatch(announced: identity.state)
         announcedCameraPresent = !cameras.isEmpty
         announcedStorageLow = store.isLowOnSpace
         self.cameras = Cameras(cameras, service: self)
+        signing = SigningIdentity(identity, service: self)
         if let timeStamping = configuration.timeStamping, timeStamping.policy == .required {
             timeStampWatch = TimeStampWatch(client: timeStamping.client, loop: loop) { [weak self] in self?.refreshConditions() }
         }
-        revocationWatch = makeRevocationWatch()
     }
 
     /// Asks the machine for a transition and hands what it emits to every flow, effect by effect.
@@ -118,10 +110,9 @@ final class LensService {
             Log.warning("location is required but gpsd is set to none: capture stays disabled (set --location optional, or a gpsd)")
         }
         timeStampWatch?.start()
-        revocationWatch?.start()
+        signing.start()
         microphone.probe()
         announcements.announceEvictions()
-        announceRenewal(enrollmentState)
         VideoRecovery(service: self).recoverInterruptedRecordings()
         // Certificate expiry and free space change slowly: look every few seconds.
         loop.every(.seconds(5)) { [weak self] in self?.refreshConditions() }
@@ -144,7 +135,7 @@ final class LensService {
         outbox?.stop()
         restamp?.stop()
         timeStampWatch?.stop()
-        revocationWatch?.stop()
+        signing.stop()
     }
 
     // MARK: Sessions
@@ -214,17 +205,12 @@ final class LensService {
 
     var conditions: CaptureConditions {
         var conditions = CaptureConditions(
-            enrolled: enrollmentState == .enrolled && revocationWatch?.problem == nil, cameraAvailable: cameras.isAvailable,
+            enrolled: signing.mayCapture, cameraAvailable: cameras.isAvailable,
             locationPolicy: configuration.locationPolicy, locationFix: currentFix, storageLow: store.isLowOnSpace)
         conditions.locationSourceProblem = locationSourceProblem
         conditions.timestampProblem = timeStampWatch?.problem
         conditions.microphoneProblem = microphone.problem
         return conditions
-    }
-
-    /// The identity's state at the clock's now; revoked once OCSP said so.
-    var enrollmentState: EnrollmentState {
-        EnrollmentWatch.state(of: identity, revoked: revocationWatch?.isRevoked == true, at: clock.wall())
     }
 
     /// Why there is no location source to wait for a fix from, if so.
@@ -258,16 +244,7 @@ final class LensService {
     /// The periodic look at the slow sources (certificate expiry, free space, the microphone),
     /// announcing what changed; also after any source reported a change.
     func refreshConditions() {
-        announceRenewal(enrollmentState)
-        if let enrollment = enrollmentWatch.change(of: identity, revoked: revocationWatch?.isRevoked == true, at: clock.wall()) {
-            if enrollment == .enrolled {
-                Log.info("capture enabled (enrollment): the device certificate is enrolled")
-            } else {
-                Log.warning("capture disabled (enrollment): the device certificate is \(enrollment.rawValue)")
-            }
-            // Manager properties are nothing personal: their changes are broadcast.
-            managerPropertiesChanged(["EnrollmentState": .string(enrollment.rawValue)])
-        }
+        signing.refresh()
         if cameras.isAvailable != announcedCameraPresent {
             announcedCameraPresent = cameras.isAvailable
             managerPropertiesChanged(["CameraPresent": .bool(announcedCameraPresent)])
@@ -293,7 +270,7 @@ final class LensService {
         for session in sessions.values { session.locationChanged(fix) }
     }
 
-    private func managerPropertiesChanged(_ changed: [String: BusValue]) {
+    func managerPropertiesChanged(_ changed: [String: BusValue]) {
         try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.managerInterface,
                                        changed: changed, destination: nil)
     }
@@ -304,7 +281,7 @@ final class LensService {
     /// While the re-stamp queue waits for a TSA that did not answer, a capture does not wait too
     /// (up to tsa-timeout per TSA): it is signed at once and queued with the others.
     var publishing: Publishing? {
-        guard let signer else { return nil }
+        guard let signer = signing.signer else { return nil }
         let waiting = restamp?.queue.isWaitingForTSA == true
         return Publishing(signer: signer, timeStamping: waiting ? nil : configuration.timeStamping,
                           skipped: waiting ? .unstamped(reason: "the last request went unanswered; queued until a TSA answers") : nil,
@@ -316,81 +293,4 @@ final class LensService {
         if let outcome { timeStampWatch?.captureFound(outcome) }
     }
 
-    /// Loads the identity again after an enrollment changed it, and announces what changed.
-    func reloadIdentity() {
-        identity = DeviceIdentity.load(configuration.identityConfiguration, now: clock.wall())
-        renewalAnnounced = false
-        revocationWatch?.stop()
-        revocationWatch = makeRevocationWatch()
-        revocationWatch?.start()
-        signerChanged()
-        managerPropertiesChanged(["CertificateNotAfter": Wire.time(identity.certificateNotAfter),
-                                  "CertificateRenewAfter": Wire.time(certificateRenewAfter)])
-        refreshConditions()
-    }
-
-    /// What signs captures now: the identity's signer with its certificate's latest good OCSP
-    /// answer stapled; nil when there is none, and once the certificate is revoked (or, under
-    /// `ocsp = required`, while no responder has confirmed it).
-    var signer: (any ClaimSigner)? {
-        guard let base = identity.signer, revocationWatch?.problem == nil else { return nil }
-        guard let staple = revocationWatch?.staple(at: clock.wall()) else { return base }
-        return StapledSigner(base, ocspResponses: [staple])
-    }
-
-    /// Why `signer` is nil.
-    var signingProblem: String? {
-        revocationWatch?.problem ?? identity.problem
-    }
-
-    /// The OCSP watch over the current certificate; nil when its revocation is not checked.
-    private func makeRevocationWatch() -> RevocationWatch? {
-        guard let check = configuration.revocationCheck(for: identity.certificate) else { return nil }
-        return RevocationWatch(identity: identity, client: check.client, policy: check.policy, interval: configuration.ocspInterval,
-                               loop: loop) { [weak self] _ in self?.revocationChanged() }
-    }
-
-    /// A revoked certificate signs nothing more: every session is told, a recording under way is
-    /// stopped and kept unsigned.
-    private func revocationChanged() {
-        guard let watch = revocationWatch else { return }
-        switch watch.finding {
-        case .good(let status):
-            Log.info("the device certificate is not revoked (OCSP answer of \(status.producedAt.ISO8601Format()))")
-        case .revoked:
-            let problem = watch.problem ?? "the device certificate was revoked"
-            Log.error("capture disabled (enrollment): \(problem)")
-            for session in sessions.values { session.failed(.enrollment(problem)) }
-            transition { $0.stopRecording() }
-        case .unavailable(let why):
-            Log.warning("OCSP: \(why); " + (watch.policy == .required ? "capture disabled (ocsp = required)" : "capture goes on"))
-        case .unchecked: break
-        }
-        signerChanged()
-        refreshConditions()
-    }
-
-    /// The re-stamp queue signs with what captures sign with.
-    private func signerChanged() {
-        guard let client = configuration.timeStamping?.client else { return }
-        restamp?.signerChanged(signer, trustAnchor: identity.trustAnchor, client: client)
-    }
-
-    /// From when the device certificate is due for renewal (renew-before ahead of its expiry).
-    var certificateRenewAfter: Date? {
-        identity.certificateNotAfter.map { $0 - TimeInterval(configuration.renewBefore.components.seconds) }
-    }
-
-    /// Logs, once per certificate, that an enrolled certificate is due for renewal.
-    private func announceRenewal(_ enrollment: EnrollmentState) {
-        let now = clock.wall()
-        guard enrollment == .enrolled, !renewalAnnounced, let renewAfter = certificateRenewAfter, now >= renewAfter,
-              let notAfter = identity.certificateNotAfter else { return }
-        renewalAnnounced = true
-        let days = Int((notAfter.timeIntervalSince(now) / 86_400).rounded())
-        let how = configuration.enrollment == .organization
-            ? "lensctl enroll request, then lensctl enroll install the chain your CA issues"
-            : "with lensd stopped, remove \(configuration.stateDirectory)/identity (verifiers then need the new trust anchor)"
-        Log.warning("the device certificate expires \(notAfter.ISO8601Format()) (in \(days) days): renew it before then: \(how)")
-    }
 }

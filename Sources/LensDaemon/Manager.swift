@@ -31,10 +31,10 @@ final class Manager: BusInterface {
             .init("Version", "s", emitsChange: .const, access: .member) { _ in .string(ProjectVersion.string) },
             // Cameras come and go (hot-plug): changes are broadcast.
             .init("CameraPresent", "b", access: .member) { .bool($0.service.cameras.isAvailable) },
-            .init("EnrollmentState", "s", access: .member) { .string($0.service.enrollmentState.rawValue) },
+            .init("EnrollmentState", "s", access: .member) { .string($0.service.signing.state.rawValue) },
             // Changes when InstallCertificate installs a new certificate.
-            .init("CertificateNotAfter", "t", access: .member) { Wire.time($0.service.identity.certificateNotAfter) },
-            .init("CertificateRenewAfter", "t", access: .member) { Wire.time($0.service.certificateRenewAfter) },
+            .init("CertificateNotAfter", "t", access: .member) { Wire.time($0.service.signing.identity.certificateNotAfter) },
+            .init("CertificateRenewAfter", "t", access: .member) { Wire.time($0.service.signing.renewAfter) },
             // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
             .init("CameraHolder", "s", access: .member) { .string($0.service.claims.holderName) },
             .init("OutboxState", "a{sv}", access: .member) { OutboxFlow.wire($0.service.outbox?.outbox.summary ?? .empty) },
@@ -96,16 +96,16 @@ final class Manager: BusInterface {
     }
 
     private func trustAnchor(_ caller: Caller) throws -> MethodResult {
-        guard let anchor = service.identity.trustAnchor else {
-            throw LensError.enrollment(service.identity.problem ?? "the device has no identity")
+        guard let anchor = service.signing.identity.trustAnchor else {
+            throw LensError.enrollment(service.signing.identity.problem ?? "the device has no identity")
         }
         return .reply([.string(anchor.pem)])
     }
 
     /// What x5chain carries, leaf first, for verifiers that want the device's whole chain.
     private func certificateChain(_ caller: Caller) throws -> MethodResult {
-        let chain = service.identity.certificateChain
-        guard !chain.isEmpty else { throw LensError.enrollment(service.identity.problem ?? "the device has no identity") }
+        let chain = service.signing.identity.certificateChain
+        guard !chain.isEmpty else { throw LensError.enrollment(service.signing.identity.problem ?? "the device has no identity") }
         return .reply([.string(chain.map(\.pem).joined())])
     }
 

@@ -50,7 +50,7 @@ final class PhotoFlow {
             return
         }
         guard let publishing = service.publishing else {
-            session.failed(.enrollment(service.signingProblem ?? "the device has no usable identity"))
+            session.failed(.enrollment(service.signing.problem ?? "the device has no usable identity"))
             return
         }
         let signing = PhotoSigning(signer: publishing.signer, generator: Publishing.generator,

@@ -34,7 +34,7 @@ final class RestampFlow {
         }, onDamagedRecord: { file, error in
             Log.error("re-stamp queue: \(file) is unreadable and was skipped: \(error)")
         })
-        signerChanged(service.signer, trustAnchor: service.identity.trustAnchor, client: client)
+        signerChanged(service.signing.signer, trustAnchor: service.signing.identity.trustAnchor, client: client)
         if queue.count > 0 { Log.info("re-stamp queue: \(queue.count) results wait for a TSA") }
     }
 

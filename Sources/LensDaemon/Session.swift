@@ -313,7 +313,7 @@ final class Session: BusInterface {
     }
 
     private var disabledReasonDetails: [DisabledReason: String] {
-        service.conditions.explanations(accuracy: maximumLocationAccuracy, enrollmentProblem: service.signingProblem,
+        service.conditions.explanations(accuracy: maximumLocationAccuracy, enrollmentProblem: service.signing.problem,
                                         usesMicrophone: audio)
     }
 

@@ -211,8 +211,8 @@ final class VideoFlow: CaptureFlow {
     func publish(_ video: FinalizedMP4, name: String, uid: UInt32, facts: VideoSigning.Facts?, fix: LocationFix?,
                  session: Session?, recovered: Bool) {
         // A certificate that expired while recording would sign a manifest no validator accepts.
-        let publishing = service.identity.state(at: service.clock.wall()) == .enrolled ? service.publishing : nil
-        let problem = service.signingProblem ?? "the device certificate expired before the recording could be signed"
+        let publishing = service.signing.identity.state(at: service.clock.wall()) == .enrolled ? service.publishing : nil
+        let problem = service.signing.problem ?? "the device certificate expired before the recording could be signed"
         let store = service.store
         let back = service.loop.confine((flow: self, session: session))
         service.signingWorker.submit {
