@@ -47,7 +47,7 @@ final class MP4HostileInputTests: XCTestCase {
             }
             let file = tmp.file("hostile.mp4")
             try Data(bytes).write(to: file)
-            XCTAssertThrowsError(try BMFFHash.hash(fileAt: file.path), name)
+            XCTAssertThrowsError(try BMFFHasher.hash(fileAt: file.path), name)
             XCTAssertThrowsError(try signer.sign(inputPath: file.path, outputPath: tmp.file("out.mp4").path), name)
             // No manifest could be found in a box structure that does not read: Invalid, or an error.
             if let report = try? Verifier().verify(fileAt: file.path) {
@@ -110,9 +110,9 @@ final class MP4HostileInputTests: XCTestCase {
         let boxes = try BMFFScanner.rootBoxes(of: handle)
         let moovOffset = Self.ftyp.count, mdatOffset = moovOffset + moov.count
         func digest(_ xpath: String) throws -> [UInt8] {
-            try BMFFHash.digest(of: handle, boxes: boxes, exclusions: [.init(xpath: "/ftyp"), .init(xpath: xpath)], algorithm: .sha256)
+            try BMFFHasher.digest(of: handle, boxes: boxes, exclusions: [.init(xpath: "/ftyp"), .init(xpath: xpath)], algorithm: .sha256)
         }
-        let prefix = BMFFHash.offsetPrefix
+        let prefix = BMFFHasher.offsetPrefix
         XCTAssertEqual(try digest("/moov/trak"),
                        Digest.hash(prefix(moovOffset) + Array(moov.prefix(8)) + header + prefix(mdatOffset) + mdat))
         XCTAssertEqual(try digest("/moov/trak[2]"),
@@ -127,14 +127,14 @@ final class MP4HostileInputTests: XCTestCase {
         // A container whose children do not tile it cannot be searched.
         try Data(Self.ftyp + Self.box("moov", [0, 0, 0, 99] + Array("trak".utf8)) + mdat).write(to: file)
         let broken = try POSIXFile(path: file.path, flags: O_RDONLY)
-        XCTAssertThrowsError(try BMFFHash.digest(of: broken, boxes: try BMFFScanner.rootBoxes(of: broken),
+        XCTAssertThrowsError(try BMFFHasher.digest(of: broken, boxes: try BMFFScanner.rootBoxes(of: broken),
                                                  exclusions: [.init(xpath: "/moov/trak")], algorithm: .sha256))
     }
 
     /// The root-level exclusion keys, each able to select or spare a box.
     func testExclusionKeysSelectBoxes() throws {
         let c2pa = [0x01, 0x00, 0x00, 0x05] + Array("manifest".utf8) + [0]
-        let bytes = Self.ftyp + Self.box("uuid", BMFFHash.c2paUUID + c2pa) + Self.box("mdat", Array(0..<32))
+        let bytes = Self.ftyp + Self.box("uuid", ContentProvenanceBox.uuid + c2pa) + Self.box("mdat", Array(0..<32))
         let boxes = try BMFFScanner.children(of: bytes[...], at: 0)
         let read = { (offset: Int, count: Int) throws -> [UInt8] in
             guard offset + count <= bytes.count else { throw C2PAError.malformed("past the end") }
@@ -142,7 +142,7 @@ final class MP4HostileInputTests: XCTestCase {
         }
         let uuid = boxes[1], mdat = boxes[2]
         func excluded(_ exclusion: BMFFHashAssertion.Exclusion, _ box: BMFFBox) throws -> [Range<Int>]? {
-            try BMFFHash.excludedRanges(of: box, exclusions: [exclusion], read: read)
+            try BMFFHasher.excludedRanges(of: box, exclusions: [exclusion], read: read)
         }
         XCTAssertNil(try excluded(.init(xpath: "/mdat"), mdat))
         XCTAssertEqual(try excluded(.init(xpath: "/moov"), mdat), [])

@@ -39,7 +39,7 @@ final class MP4SigningTests: XCTestCase {
             let original = tmp.file("reserved.mp4"), file = tmp.file("in-place.mp4")
             let reserve = try TestMP4.withReserve(plain, size: 8 << 10, into: original)
             try FileManager.default.copyItem(at: original, to: file)
-            let hashBefore = try BMFFHash.hash(fileAt: file.path)
+            let hashBefore = try BMFFHasher.hash(fileAt: file.path)
             try LensdSigning.signMP4InPlace(file, reserve: reserve, pki: pki)
             try assertUnchanged(outside: reserve, original: original, signed: file)
             let reference = try checkSigned(file, decodesAs: plain)
@@ -60,6 +60,27 @@ final class MP4SigningTests: XCTestCase {
             XCTAssertGreaterThan(needed, 256)
         }
         XCTAssertEqual(try Data(contentsOf: file), before)
+    }
+
+    /// Debug builds check the hash the muxer hands over against the file: one that is not the
+    /// file's is an error, and nothing is written.
+    func testSignInPlaceRefusesAHashThatIsNotTheFiles() throws {
+        #if DEBUG
+        let plain = try TestMP4.make(at: tmp.file("plain.mp4"), .h264MoovLast)
+        let file = tmp.file("reserved.mp4")
+        let reserve = try TestMP4.withReserve(plain, size: 8 << 10, into: file)
+        let before = try Data(contentsOf: file)
+        var wrong = try BMFFHasher.hash(fileAt: file.path)
+        wrong[31] ^= 1
+        let signer = MP4Signer(writer: try LensdSigning.writer(pki: pki, metadata: LensdSigning.metadata(location: nil)))
+        XCTAssertThrowsError(try signer.signInPlace(path: file.path, reserve: reserve, hash: wrong)) { error in
+            guard case C2PAError.signing(let why) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(why.contains(wrong.hexString), why)
+        }
+        XCTAssertEqual(try Data(contentsOf: file), before)
+        #else
+        throw XCTSkip("release builds sign with the hash they are handed, unchecked")
+        #endif
     }
 
     func testSignInPlaceRefusesARangeThatIsNotTheReserve() throws {
@@ -107,7 +128,7 @@ final class MP4SigningTests: XCTestCase {
         XCTAssertEqual(Array(reference.hardBinding.keys), [Labels.bmffHashV3], line: line)
         XCTAssertTrue(reference.claimAssertions.contains(Labels.bmffHashV3), "\(reference.claimAssertions)", line: line)
         XCTAssertEqual(reference.hardBinding[Labels.bmffHashV3]?["hash"]?.string,
-                       try BMFFHash.hash(fileAt: file.path).hexString, line: line)
+                       try BMFFHasher.hash(fileAt: file.path).hexString, line: line)
         XCTAssertEqual(reference.success.filter { $0 == StatusCode.bmffHashMatch }.count, 1, line: line)
         let own = try LensdSigning.verify(file, anchors: [pki.root])
         XCTAssertEqual(own.state, .trusted, "\(own.failures)", line: line)

@@ -67,9 +67,9 @@ final class MP4VerifierVersusReferenceTests: XCTestCase {
         let file = tmp.file("nested.mp4")
         let reserve = try TestMP4.withReserve(plain, size: 8 << 10, into: file)
         let binding = BMFFHashAssertion(exclusions: BMFFHashAssertion.standardExclusions + [.init(xpath: "/moov/trak")],
-                                        hash: try BMFFHash.hash(fileAt: file.path))
+                                        hash: try BMFFHasher.hash(fileAt: file.path))
         let writer = try LensdSigning.writer(pki: pki, metadata: LensdSigning.metadata(location: nil))
-        let box = ContentProvenanceBox.encode(store: try writer.signedStore(hardBinding: binding), size: reserve.count)
+        let box = try ContentProvenanceBox.encode(store: try writer.signedStore(hardBinding: binding), size: reserve.count)
         var bytes = Array(try Data(contentsOf: file))
         bytes.replaceSubrange(reserve, with: box)
         try Data(bytes).write(to: file)
@@ -85,10 +85,10 @@ final class MP4VerifierVersusReferenceTests: XCTestCase {
         let reserve = try TestMP4.withReserve(plain, size: 8 << 10, into: file)
         let exclusions = BMFFHashAssertion.standardExclusions + [.init(xpath: "/moov/trak")]
         let handle = try POSIXFile(path: file.path, flags: O_RDONLY)
-        let binding = BMFFHashAssertion(exclusions: exclusions, hash: try BMFFHash.digest(
+        let binding = BMFFHashAssertion(exclusions: exclusions, hash: try BMFFHasher.digest(
             of: handle, boxes: try BMFFScanner.rootBoxes(of: handle), exclusions: exclusions, algorithm: .sha256))
         let writer = try LensdSigning.writer(pki: pki, metadata: LensdSigning.metadata(location: nil))
-        let box = ContentProvenanceBox.encode(store: try writer.signedStore(hardBinding: binding), size: reserve.count)
+        let box = try ContentProvenanceBox.encode(store: try writer.signedStore(hardBinding: binding), size: reserve.count)
         var bytes = Array(try Data(contentsOf: file))
         bytes.replaceSubrange(reserve, with: box)
         try Data(bytes).write(to: file)

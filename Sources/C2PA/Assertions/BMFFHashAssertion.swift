@@ -42,7 +42,7 @@ public struct BMFFHashAssertion: Assertion {
 
     /// The exclusions c2pa-rs writes (FORMAT.md §6.2): C2PA uuid boxes, ftyp, mfra, free, skip.
     public static let standardExclusions: [Exclusion] = [
-        Exclusion(xpath: "/uuid", data: [.init(offset: 8, value: BMFFHash.c2paUUID)]),
+        Exclusion(xpath: "/uuid", data: [.init(offset: 8, value: ContentProvenanceBox.uuid)]),
         Exclusion(xpath: "/ftyp"), Exclusion(xpath: "/mfra"), Exclusion(xpath: "/free"), Exclusion(xpath: "/skip"),
     ]
 

@@ -15,7 +15,7 @@ struct BMFFBox: Equatable, Sendable {
     var range: Range<Int> { offset..<end }
     var payload: Range<Int> { (offset + headerSize)..<end }
 
-    var isC2PA: Bool { type == "uuid" && extendedType == BMFFHash.c2paUUID }
+    var isC2PA: Bool { type == "uuid" && extendedType == ContentProvenanceBox.uuid }
 }
 
 /// Reads box headers from untrusted bytes: every size is checked against its container, so a
@@ -50,7 +50,8 @@ enum BMFFScanner {
         }
     }
 
-    private static func header(at offset: Int, end: Int, read: (Int, Int) throws -> [UInt8]) throws -> BMFFBox {
+    /// The header of the box at `offset` in a container that ends at `end`.
+    static func header(at offset: Int, end: Int, read: (Int, Int) throws -> [UInt8]) throws -> BMFFBox {
         let available = end - offset
         guard available >= 8 else { throw C2PAError.malformed("BMFF: \(available) stray bytes at \(offset)") }
         var reader = ByteReader(try read(offset, 8))

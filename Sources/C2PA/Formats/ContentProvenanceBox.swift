@@ -1,19 +1,20 @@
 /// The C2PA `uuid` box of an MP4 (spec A.5 ContentProvenanceBox): FullBox version 0, the purpose
 /// "manifest", a u64 offset of the first merkle box (0: none), then the manifest store, then
 /// optional padding that lets a store of any size fill a space reserved in advance.
-enum ContentProvenanceBox {
+public enum ContentProvenanceBox {
+    /// The box's extended type, D8FEC3D6-1B0E-483C-9297-5828877EC481.
+    public static let uuid: [UInt8] = [
+        0xd8, 0xfe, 0xc3, 0xd6, 0x1b, 0x0e, 0x48, 0x3c, 0x92, 0x97, 0x58, 0x28, 0x87, 0x7e, 0xc4, 0x81,
+    ]
     static let purpose = "manifest"
     /// size, type, extended type, version+flags, purpose with its NUL, merkle offset.
     static let overhead = 8 + 16 + 4 + purpose.utf8.count + 1 + 8
 
     /// The box holding `store`, zero-padded to `size` bytes (at least `overhead + store.count`).
-    static func encode(store: [UInt8], size: Int) -> [UInt8] {
-        precondition(size >= overhead + store.count && size <= Int(UInt32.max))
-        var box: [UInt8] = []
+    static func encode(store: [UInt8], size: Int) throws -> [UInt8] {
+        precondition(size >= overhead + store.count)
+        var box = try header(size: size)
         box.reserveCapacity(size)
-        box.appendBigEndian(UInt32(size))
-        box.append(ascii: "uuid")
-        box += BMFFHash.c2paUUID
         box.appendBigEndian(UInt32(0))
         box.append(ascii: purpose)
         box.append(0)
@@ -21,6 +22,15 @@ enum ContentProvenanceBox {
         box += store
         box += [UInt8](repeating: 0, count: size - box.count)
         return box
+    }
+
+    /// The box's header: its size, type and extended type.
+    static func header(size: Int) throws -> [UInt8] {
+        guard size <= Int(UInt32.max) else { throw C2PAError.unsupported("a C2PA box of \(size) bytes needs a 64-bit box size") }
+        var header: [UInt8] = []
+        header.appendBigEndian(UInt32(size))
+        header.append(ascii: "uuid")
+        return header + uuid
     }
 
     /// The manifest store in a C2PA box's payload (the bytes after the extended type), or nil

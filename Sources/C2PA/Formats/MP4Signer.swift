@@ -17,15 +17,23 @@ public struct MP4Signer: Sendable {
     /// Signs a finished plain MP4 in place: `reserve` is the byte range of a top-level `free` box (header
     /// included) directly after `ftyp`; it is overwritten by the C2PA `uuid` box (FullBox v0, purpose
     /// "manifest", merkle offset 0, the store, zero padding to exactly reserve.count bytes). `hash` is the
-    /// file's BMFFHash as it stands (the caller computed it while writing). Writes nothing outside the
-    /// reserve; fsyncs. Throws C2PAError.doesNotFit(needed:available:) when the store does not fit,
-    /// without writing anything.
+    /// file's c2pa.hash.bmff.v3 as it stands, which the caller's `BMFFHasher` computed while writing it;
+    /// debug builds hash the file again and throw `C2PAError.signing` when the two differ. Writes nothing
+    /// outside the reserve; fsyncs. Throws C2PAError.doesNotFit(needed:available:) when the store does
+    /// not fit, without writing anything.
     public func signInPlace(path: String, reserve: Range<Int>, hash: [UInt8]) throws {
         let file = try POSIXFile(path: path, flags: O_RDWR)
         let boxes = try BMFFScanner.rootBoxes(of: file)
         guard boxes.count >= 2, boxes[0].type == "ftyp", boxes[1].type == "free", boxes[1].range == reserve else {
             throw C2PAError.unsupported("\(path): \(reserve) is not the free box directly after ftyp")
         }
+        #if DEBUG
+        // A release build trusts the caller rather than read the whole recording again.
+        let onDisk = try BMFFHasher.digest(of: file, boxes: boxes, exclusions: BMFFHashAssertion.standardExclusions, algorithm: .sha256)
+        guard onDisk == hash else {
+            throw C2PAError.signing("\(path): the hash handed over (\(hash.hexString)) is not the file's (\(onDisk.hexString))")
+        }
+        #endif
         try file.write(try signedBox(hash: hash, size: reserve.count), at: reserve.lowerBound)
         try file.sync()
     }
@@ -49,25 +57,27 @@ public struct MP4Signer: Sendable {
 
         let output = try POSIXFile(path: outputPath, flags: O_WRONLY | O_CREAT | O_TRUNC)
         try output.seek(to: ftyp.end + gap)
-        let hasher = Hasher(.sha256)
+        let head = try input.read(count: ftyp.size, at: 0)
+        let hasher = BMFFHasher()
+        try hasher.add(box: head, at: 0)
+        try hasher.begin(head: try ContentProvenanceBox.header(size: gap), at: ftyp.end)
         let copier = HashingCopier(output: output)
         for box in boxes.dropFirst(reusable == nil ? 1 : 2) {
-            let excluded = try BMFFHash.excludedRanges(of: box, exclusions: BMFFHashAssertion.standardExclusions) {
-                try input.read(count: $1, at: $0)
-            }
-            let boxHasher = excluded == nil ? nil : hasher
-            boxHasher?.update(BMFFHash.offsetPrefix(box.offset + shift))
             if box.type == "moov" && shift != 0 {
                 var moov = try input.read(count: box.size, at: box.offset)
                 try MP4ChunkOffsets.shift(moov: &moov, box: box, by: shift)
-                try copier.write(moov, hashingInto: boxHasher)
+                try hasher.add(box: moov, at: box.offset + shift)
+                try copier.write(moov, hashingInto: nil)
             } else {
-                try copier.copy(from: input, range: box.range, hashingInto: boxHasher)
+                var moved = box
+                moved.offset += shift
+                try hasher.begin(moved) { try input.read(count: $1, at: $0 - shift) }
+                try copier.copy(from: input, range: box.range, hashingInto: hasher)
             }
         }
         try copier.finish()
         let signed = try signedBox(hash: hasher.finalize(), size: gap)
-        try output.write(try input.read(count: ftyp.size, at: 0) + signed, at: 0)
+        try output.write(head + signed, at: 0)
     }
 
     /// A plain, finished, unsigned MP4: ftyp first, a moov, no fragments, no manifest yet.
@@ -97,11 +107,10 @@ public struct MP4Signer: Sendable {
         }
         let needed = try boxSize()
         guard needed <= size else { throw C2PAError.doesNotFit(needed: needed, available: size) }
-        guard size <= Int(UInt32.max) else { throw C2PAError.unsupported("a reserve of \(size) bytes needs a 64-bit box size") }
         let store = try writer.signedStore(hardBinding: BMFFHashAssertion(hash: hash))
         guard store.count + ContentProvenanceBox.overhead == needed else {
             throw C2PAError.signing("manifest store is \(store.count) bytes, \(needed - ContentProvenanceBox.overhead) were reserved")
         }
-        return ContentProvenanceBox.encode(store: store, size: size)
+        return try ContentProvenanceBox.encode(store: store, size: size)
     }
 }

@@ -29,7 +29,7 @@ public struct StoreSplice: Sendable {
         guard ContentProvenanceBox.overhead + updated.count <= box.size, box.headerSize == 24 else {
             throw C2PAError.doesNotFit(needed: ContentProvenanceBox.overhead + updated.count, available: box.size)
         }
-        return StoreSplice(range: box.range, bytes: ContentProvenanceBox.encode(store: updated, size: box.size))
+        return StoreSplice(range: box.range, bytes: try ContentProvenanceBox.encode(store: updated, size: box.size))
     }
 
     private static func jpeg(_ bytes: [UInt8], _ newStore: ([UInt8]) throws -> [UInt8]) throws -> StoreSplice {

@@ -1,5 +1,3 @@
-import LensCrypto
-
 /// Copies bytes to an output file's current position, hashing what the caller asks for on the way.
 /// Double-buffered: while a `BackgroundWriter` writes one buffer, the next is read and hashed, so
 /// signing a file costs about what hashing it costs.
@@ -24,7 +22,7 @@ final class HashingCopier {
 
     /// Copies `range` of `input` (read at those offsets), or with nil everything from its current
     /// position to its end.
-    func copy(from input: borrowing POSIXFile, range: Range<Int>? = nil, hashingInto hasher: Hasher?) throws {
+    func copy(from input: borrowing POSIXFile, range: Range<Int>? = nil, hashingInto hasher: BMFFHasher?) throws {
         var position = range?.lowerBound ?? 0
         while range.map({ position < $0.upperBound }) ?? true {
             let buffer = buffers[index]
@@ -43,7 +41,7 @@ final class HashingCopier {
     }
 
     /// Writes bytes held in memory, in order with the copied ones.
-    func write(_ bytes: [UInt8], hashingInto hasher: Hasher?) throws {
+    func write(_ bytes: [UInt8], hashingInto hasher: BMFFHasher?) throws {
         try bytes.withUnsafeBytes { raw in
             var start = 0
             while start < raw.count {
@@ -62,8 +60,8 @@ final class HashingCopier {
         try writer.finish()
     }
 
-    private func emit(_ chunk: UnsafeRawBufferPointer, hashingInto hasher: Hasher?) throws {
-        hasher?.update(chunk)
+    private func emit(_ chunk: UnsafeRawBufferPointer, hashingInto hasher: BMFFHasher?) throws {
+        try hasher?.update(chunk)
         try writer.write(chunk)
         index ^= 1
     }

@@ -80,8 +80,8 @@ struct HardBindingCheck {
                 throw C2PAError.unsupported("lensd checks c2pa.hash.bmff on ISO-BMFF files only")
             }
             let file = try POSIXFile(path: path, flags: O_RDONLY)
-            let digest = try BMFFHash.digest(of: file, boxes: boxes, exclusions: binding.exclusions, algorithm: binding.algorithm,
-                                             offsets: box.label?.split(separator: "__")[0] != Substring(Labels.bmffHash))
+            let digest = try BMFFHasher.digest(of: file, boxes: boxes, exclusions: binding.exclusions, algorithm: binding.algorithm,
+                                               offsets: box.label?.split(separator: "__")[0] != Substring(Labels.bmffHash))
             guard digest == binding.hash else { throw C2PAError.malformed("BMFF file level hash mismatch") }
             log.add(.success, StatusCode.bmffHashMatch, "data hash valid", url: url)
         } catch {

@@ -49,7 +49,7 @@ enum LensdSigning {
     /// Signs an MP4 in place into its reserved free box, as the recorder does at stop.
     static func signMP4InPlace(_ file: URL, reserve: Range<Int>, pki: TestPKI, location: GeoLocation? = nil) throws {
         let writer = try writer(pki: pki, metadata: metadata(location: location))
-        try MP4Signer(writer: writer).signInPlace(path: file.path, reserve: reserve, hash: try BMFFHash.hash(fileAt: file.path))
+        try MP4Signer(writer: writer).signInPlace(path: file.path, reserve: reserve, hash: try BMFFHasher.hash(fileAt: file.path))
     }
 
     /// lensd's verifier on a JPEG or MP4 file, judging validity at `now`.

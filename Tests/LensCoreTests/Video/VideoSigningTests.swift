@@ -40,7 +40,7 @@ final class VideoSigningTests: XCTestCase {
                        + Data([0, 0, 0xFF, 0x9C]) + Data("free".utf8))
         try file.close()
         finished.reserve = start..<(start + 100)
-        XCTAssertEqual(try BMFFHash.hash(fileAt: path), finished.bmffHash)
+        XCTAssertEqual(try BMFFHasher.hash(fileAt: path), finished.bmffHash)
 
         try signing().sign(finished, facts: facts, location: nil)
         XCTAssertGreaterThan(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0, finished.size)

@@ -20,7 +20,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let report = try? verifier.verify(fileAt: inputPath) {
         _ = (report.state, report.statuses.count)
     }
-    _ = try? BMFFHash.hash(fileAt: inputPath)
+    _ = try? BMFFHasher.hash(fileAt: inputPath)
     opensslThreadStop()  // frees OpenSSL's per-thread error-queue buffers: see fuzz-certificate
     return 0
 }

@@ -1,10 +1,11 @@
+import C2PA
 import Foundation
 import Glibc
-import LensCrypto
 
 /// Records a video track (and a sound track) as a crash-safe fragmented MP4 journal (every fragment fsynced, a crash
-/// loses at most the fragment being written) and finalizes it in place into a plain MP4, hashing
-/// every mdat as it is written so that signing at stop costs the same for any length.
+/// loses at most the fragment being written) and finalizes it in place into a plain MP4. Every box
+/// goes through a `BMFFHasher` as it is written, as it will read once finalized, so that signing at
+/// stop costs the same for any length.
 ///
 /// Not thread-safe: one owner thread. The file stays open until the writer is released.
 public final class FragmentedMP4Writer {
@@ -15,7 +16,7 @@ public final class FragmentedMP4Writer {
     private let file: Descriptor
     private let movie: MovieHeader
     private let journalMovieOffset: Int
-    private let hasher = Hasher()
+    private let hasher: BMFFHasher
     private var fragments: [Fragment] = []
     private var end: Int
     private var decodeTime: UInt64 = 0
@@ -26,11 +27,16 @@ public final class FragmentedMP4Writer {
     /// directory. `audio`: the recording has a sound track too.
     public init(path: String, track: VideoTrack, audio: AudioTrack? = nil, creationTime: Date) throws {
         movie = try MovieHeader(track: track, audio: audio, creationTime: creationTime)
-        let start = JournalLayout.fileType(for: track.format) + JournalLayout.reserve()
-        let journal = start + MovieBox.journal(movie)
+        let fileType = JournalLayout.fileType(for: track.format), reserve = JournalLayout.reserve()
+        let journalMovie = MovieBox.journal(movie)
         self.path = path
-        journalMovieOffset = start.count
-        end = journal.count
+        journalMovieOffset = fileType.count + reserve.count
+        end = journalMovieOffset + journalMovie.count
+        hasher = BMFFHasher()
+        try hasher.add(box: fileType, at: 0)
+        try hasher.add(box: reserve, at: fileType.count)
+        try hasher.begin(head: JournalLayout.retiredHeader(of: journalMovie), at: journalMovieOffset)
+        let journal = fileType + reserve + journalMovie
         file = try MP4Error.io("create \(path)") {
             try Syscalls.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
         }
@@ -76,9 +82,10 @@ public final class FragmentedMP4Writer {
             try? file.truncate(to: end)
             throw MP4Error(failure, while: "append to \(path)")
         }
-        hasher.update(UInt64(fragment.mdatOffset).bigEndianBytes)
-        hasher.update(mdatHeader)
-        for payload in payloads { hasher.update(payload) }
+        // Hashed once durable, as the file reads once finalized: the moof retired to a free box.
+        try hasher.begin(head: JournalLayout.retiredHeader(of: moof), at: fragment.moofOffset)
+        try hasher.begin(head: mdatHeader, at: fragment.mdatOffset)
+        for payload in payloads { try hasher.update(payload) }
         fragments.append(fragment)
         end = fragment.mdatEnd
         decodeTime += records.reduce(0) { $0 + UInt64($1.duration) }

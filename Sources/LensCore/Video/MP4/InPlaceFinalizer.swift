@@ -1,4 +1,4 @@
-import LensCrypto
+import C2PA
 
 /// Turns the journal into a plain MP4 without moving a sample byte; shared by
 /// `FragmentedMP4Writer.finish()` and `MP4Recovery`.
@@ -15,8 +15,9 @@ struct InPlaceFinalizer {
     var reserve: Range<Int> { (journalMovieOffset - JournalLayout.reserveSize)..<journalMovieOffset }
 
     /// Cuts everything after the last fragment, appends the final moov, fsyncs, retypes the moofs
-    /// and the journal moov to `free`, fsyncs. `hasher` already holds every fragment's mdat.
-    func finalize(_ file: borrowing Descriptor, hasher: Hasher, droppedBytes: Int) throws -> FinalizedMP4 {
+    /// and the journal moov to `free`, fsyncs. `hasher`: the writer's, fed every box up to the last
+    /// mdat as it reads once finalized, or nil (recovery) to hash the finished file as it lies.
+    func finalize(_ file: borrowing Descriptor, hasher: BMFFHasher?, droppedBytes: Int) throws -> FinalizedMP4 {
         guard let end = fragments.last?.mdatEnd else { throw MP4Error(.noCompleteFragment, "\(path): no complete fragment") }
         let table = SampleTable(chunks: fragments.map(\.chunk))
         let audio = SampleTable(chunks: fragments.compactMap(\.audioChunk))
@@ -26,13 +27,18 @@ struct InPlaceFinalizer {
             try file.write(moov, at: end)
             try file.sync()
             for offset in [journalMovieOffset] + fragments.map(\.moofOffset) {
-                try file.write(Array("free".utf8), at: offset + 4)
+                try file.write(JournalLayout.retiredType, at: offset + 4)
             }
             try file.sync()
         }
-        hasher.update(UInt64(end).bigEndianBytes)
-        hasher.update(moov)
-        return FinalizedMP4(path: path, reserve: reserve, bmffHash: hasher.finalize(),
+        let hash: [UInt8]
+        if let hasher {
+            try hasher.add(box: moov, at: end)
+            hash = try hasher.finalize()
+        } else {
+            hash = try MP4Error.io("hash \(path)") { try BMFFHasher.hash(fileAt: path) }
+        }
+        return FinalizedMP4(path: path, reserve: reserve, bmffHash: hash,
                             duration: Double(table.duration) / Double(FragmentedMP4Writer.timescale),
                             sampleCount: table.sampleCount, size: end + moov.count, droppedBytes: droppedBytes,
                             audioDuration: movie.audioSampleDescription == nil ? nil

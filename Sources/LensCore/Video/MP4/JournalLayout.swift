@@ -22,6 +22,15 @@ enum JournalLayout {
         }
     }
 
+    /// What finalizing turns the journal's moov and every moof into: a `free` box of the same size
+    /// (only the type changes), which the C2PA hash leaves out.
+    static let retiredType = Array("free".utf8)
+
+    /// The header `box` (moov or moof, 32-bit size) has once retired.
+    static func retiredHeader(of box: [UInt8]) -> [UInt8] {
+        Array(box.prefix(4)) + retiredType
+    }
+
     /// Whether `ftyp` is one `fileType(for:)` wrote: major isom, minor 0x200, our compatible brands.
     static func isLensdFileType(_ ftyp: [UInt8]) -> Bool {
         var reader = BoxReader(ftyp)

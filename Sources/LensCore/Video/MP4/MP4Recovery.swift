@@ -1,6 +1,5 @@
 import C2PA
 import Glibc
-import LensCrypto
 
 /// Finishes what a crash interrupted: a recording journal, or a finalization cut short.
 public enum MP4Recovery {
@@ -37,17 +36,15 @@ public enum MP4Recovery {
         guard journalMovie.type == "moov" else { throw MP4Error(.malformed, "\(path) has neither a journal nor a final moov") }
         let movie = try MovieBox.readJournal(try journalMovie.read(file, limit: journalMovieLimit))
         let fragments = try completeFragments(file, boxes: boxes[3...], hasAudio: movie.audioSampleDescription != nil)
-        let hasher = Hasher()
-        for fragment in fragments { try MediaDataHashing.add(fragment.mdat, from: file, to: hasher) }
         let finalizer = InPlaceFinalizer(path: path, journalMovieOffset: journalMovie.offset, movie: movie, fragments: fragments)
-        return try finalizer.finalize(file, hasher: hasher, droppedBytes: status.size - (fragments.last?.mdatEnd ?? status.size))
+        return try finalizer.finalize(file, hasher: nil, droppedBytes: status.size - (fragments.last?.mdatEnd ?? status.size))
     }
 
     /// The space kept for the manifest: still `free`, or already the signer's C2PA `uuid` box.
     private static func isReserve(_ box: RootBox, in file: borrowing Descriptor) throws -> Bool {
         if box.type == "free" { return true }
         guard box.type == "uuid" else { return false }
-        return try MP4Error.io("read uuid box") { try file.read(count: 16, at: box.offset + 8) } == BMFFHash.c2paUUID
+        return try MP4Error.io("read uuid box") { try file.read(count: 16, at: box.offset + 8) } == ContentProvenanceBox.uuid
     }
 
     /// The leading moof+mdat pairs that parse and agree with each other; the first pair that does
@@ -87,7 +84,7 @@ public enum MP4Recovery {
         var finished = boxes
         if !leftovers.isEmpty {
             try MP4Error.io("finish finalizing \(path)") {
-                for index in leftovers { try file.write(Array("free".utf8), at: boxes[index].offset + 4) }
+                for index in leftovers { try file.write(JournalLayout.retiredType, at: boxes[index].offset + 4) }
                 try file.sync()
             }
             for index in leftovers {
@@ -96,7 +93,7 @@ public enum MP4Recovery {
             }
         }
         return FinalizedMP4(path: path, reserve: boxes[1].offset..<boxes[1].end,
-                            bmffHash: try MP4Error.io("hash \(path)") { try BMFFHash.hash(fileAt: path) },
+                            bmffHash: try MP4Error.io("hash \(path)") { try BMFFHasher.hash(fileAt: path) },
                             duration: Double(movie.duration) / Double(FragmentedMP4Writer.timescale),
                             sampleCount: movie.sampleCount, size: boxes.last!.end, droppedBytes: 0,
                             audioDuration: movie.audioDuration.map { Double($0) / Double(AudioTrack.timescale) })
