@@ -57,7 +57,7 @@ enum FaceCaptureCommand: Command {
         while true {
             guard let event = inbox.next(before: deadline) else {
                 line?.finish()
-                throw CommandFailure(.timeout, "gave up after \(timeout.formatted()) s: no selfie chosen (\(try? camera.faceAutoCaptureState ?? "?"))")
+                throw CommandFailure(.timeout, "gave up after \(timeout.formatted()) s: no selfie chosen (\((try? camera.faceAutoCaptureState) ?? "?"))")
             }
             if args.json, case .faceDetected = event { Output.jsonLine(EventJSON(event, time: Date())) }
             switch event {
