@@ -71,22 +71,10 @@ CURLcode lens_curl_discard_response_body(CURL *curl) {
     return curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
 }
 
-static int abort_when_set(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
-    (void)dltotal;
-    (void)dlnow;
-    (void)ultotal;
-    (void)ulnow;
-    return __atomic_load_n((const int *)userdata, __ATOMIC_RELAXED) != 0;
-}
-
-CURLcode lens_curl_abort_when_set(CURL *curl, const int *flag) {
-    CURLcode code = curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, abort_when_set);
-    if (code == CURLE_OK) code = curl_easy_setopt(curl, CURLOPT_XFERINFODATA, (void *)flag);
+CURLcode lens_curl_abort_when(CURL *curl, curl_xferinfo_callback should_abort, void *context) {
+    CURLcode code = curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, should_abort);
+    if (code == CURLE_OK) code = curl_easy_setopt(curl, CURLOPT_XFERINFODATA, context);
     return code != CURLE_OK ? code : curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-}
-
-void lens_curl_raise_flag(int *flag) {
-    __atomic_store_n(flag, 1, __ATOMIC_RELAXED);
 }
 
 long lens_curl_response_code(CURL *curl) {

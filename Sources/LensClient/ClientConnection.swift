@@ -6,9 +6,9 @@ import Synchronization
 /// queue: libdispatch caps its global pool near the core count, even for blocked work).
 /// sd-bus is not thread-safe, so once `start` has run the bus is touched on that thread only;
 /// callers on other threads hand it their calls and block until the answer comes back.
-final class ClientConnection: @unchecked Sendable {
-    // @unchecked Sendable: `bus` and `registrations` belong to the loop thread once it runs
-    // (before, to the thread that creates the connection); `state` is locked.
+/// `bus` and `registrations` belong to the loop thread once it runs (before, to the thread that
+/// creates the connection); `state` is locked.
+final class ClientConnection: @unchecked Sendable {  // `bus` and `registrations` are confined to the loop thread
     private let loop: EventLoop
     private let bus: BusConnection
     private var registrations: [BusRegistration] = []

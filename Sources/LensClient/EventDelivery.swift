@@ -3,7 +3,7 @@ import Foundation
 /// Hands each event to the AsyncStream at once and to the delegate on the caller's queue, in
 /// the order lensd sent them: one serial queue targets the delegate queue, so even a concurrent
 /// delegate queue sees them one at a time, in order.
-final class EventDelivery: @unchecked Sendable {  // the weak references and `finished` are behind `lock`
+final class EventDelivery: @unchecked Sendable {  // state behind `lock`: a Mutex could not take the app's non-Sendable delegate
     let events: AsyncStream<LensEvent>
     private let continuation: AsyncStream<LensEvent>.Continuation
     private let queue: DispatchQueue

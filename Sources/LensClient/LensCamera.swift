@@ -15,7 +15,7 @@ import LensBus
 /// Thread-safe. Every operation blocks until lensd answers, so call them from any thread but
 /// not from a place that must never wait. The bus runs on a thread of its own; delegate calls
 /// arrive on `delegateQueue`, in event order.
-public final class LensCamera: @unchecked Sendable {  // immutable; ClientConnection and EventDelivery lock their own state
+public final class LensCamera: Sendable {
     /// The D-Bus object path of this camera's session (for logs and busctl).
     public let sessionPath: String
     private let connection: ClientConnection

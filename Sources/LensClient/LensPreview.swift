@@ -23,7 +23,7 @@ public struct LensPreviewFormat: Sendable, Equatable {
 /// its raw descriptor — read one or the other. The preview ends when this object is released
 /// (or the capture session ends). Preview frames are never signed; photos and videos are made
 /// from the camera's full frames.
-public final class LensPreview: AsyncSequence, @unchecked Sendable {  // immutable; PipeReader locks its own state
+public final class LensPreview: AsyncSequence, Sendable {
     public typealias Element = LensPreviewFrame
     public typealias AsyncIterator = AsyncThrowingStream<LensPreviewFrame, Error>.Iterator
 

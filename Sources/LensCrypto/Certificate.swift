@@ -6,11 +6,11 @@ import Glibc
 import Darwin
 #endif
 
-/// An X.509 certificate.
-// @unchecked Sendable: the X509 is never mutated after init, and init fills OpenSSL's
-// lazily computed extension cache, so later reads do not write to it.
-public final class Certificate: @unchecked Sendable, Equatable {
-    let x509: OpaquePointer
+/// An X.509 certificate. The X509 is never mutated after init, and init fills OpenSSL's lazily
+/// computed extension cache, so later reads do not write to it.
+public final class Certificate: Sendable, Equatable {
+    private let handle: OpenSSLHandle<OpaquePointer>
+    var x509: OpaquePointer { handle.pointer }
     public let der: [UInt8]
     public let publicKey: PublicKey
     public let notBefore: Date
@@ -20,26 +20,19 @@ public final class Certificate: @unchecked Sendable, Equatable {
     /// Takes ownership of `x509`, freeing it if init fails. `der` is its exact encoding.
     private init(owning x509: OpaquePointer, der: [UInt8]) throws {
         let operation = "parse certificate"
-        func fail(_ error: any Error) -> any Error {
-            X509_free(x509)
-            return error
-        }
+        let handle = OpenSSLHandle(owning: x509) { X509_free($0) }
         // Rejecting malformed or duplicated extensions up front keeps isCA, keyUsage and
         // friends honest: OpenSSL reports a malformed extension as if it were absent.
         let flags = X509_get_extension_flags(x509)
         guard flags & UInt32(EXFLAG_INVALID) == 0 else {
-            throw fail(CryptoError(operation: operation, reason: "malformed or duplicated extension"))
+            throw CryptoError(operation: operation, reason: "malformed or duplicated extension")
         }
         guard let notBefore = Self.date(X509_get0_notBefore(x509)), let notAfter = Self.date(X509_get0_notAfter(x509)) else {
-            throw fail(CryptoError(operation: operation, reason: "malformed validity time"))
+            throw CryptoError(operation: operation, reason: "malformed validity time")
         }
-        guard let key = X509_get_pubkey(x509) else { throw fail(CryptoError.openSSL("\(operation) public key")) }
-        do {
-            publicKey = try PublicKey(owning: key)
-        } catch {
-            throw fail(error)
-        }
-        self.x509 = x509
+        guard let key = X509_get_pubkey(x509) else { throw CryptoError.openSSL("\(operation) public key") }
+        publicKey = try PublicKey(owning: key)
+        self.handle = handle
         self.der = der
         self.notBefore = notBefore
         self.notAfter = notAfter
@@ -72,10 +65,6 @@ public final class Certificate: @unchecked Sendable, Equatable {
             .map { try Certificate(der: $0.der) }
         guard !certificates.isEmpty else { throw CryptoError(operation: operation, reason: "no CERTIFICATE block") }
         return certificates
-    }
-
-    deinit {
-        X509_free(x509)
     }
 
     public var pem: String {

@@ -1,10 +1,11 @@
 import COpenSSL
 
 /// A private key; only EC keys on the three NIST curves can sign here.
-// @unchecked Sendable: the EVP_PKEY is never mutated after init, and OpenSSL allows
-// concurrent operations on a shared, unmodified key.
-public final class PrivateKey: @unchecked Sendable {
-    let key: OpaquePointer
+/// The EVP_PKEY is never mutated after init, and OpenSSL allows concurrent operations on a
+/// shared, unmodified key.
+public final class PrivateKey: Sendable {
+    private let handle: OpenSSLHandle<OpaquePointer>
+    var key: OpaquePointer { handle.pointer }
     /// Decoded from the SubjectPublicKeyInfo rather than sharing `key`, so it never holds private material.
     public let publicKey: PublicKey
     /// Where signing must happen, e.g. "?provider=tpm2" for a key that exists only inside a TPM:
@@ -13,15 +14,11 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// Takes ownership of `key`, freeing it if init fails.
     init(owning key: OpaquePointer, propertyQuery: String? = nil) throws {
+        let handle = OpenSSLHandle(owning: key) { EVP_PKEY_free($0) }
         self.propertyQuery = propertyQuery
-        do {
-            let spki = try DER.encode("encode public key") { i2d_PUBKEY(key, $0) }
-            publicKey = try PublicKey(subjectPublicKeyInfoDER: spki)
-        } catch {
-            EVP_PKEY_free(key)
-            throw error
-        }
-        self.key = key
+        let spki = try DER.encode("encode public key") { i2d_PUBKEY(key, $0) }
+        publicKey = try PublicKey(subjectPublicKeyInfoDER: spki)
+        self.handle = handle
     }
 
     public static func generate(_ curve: EllipticCurve) throws -> PrivateKey {
@@ -46,10 +43,6 @@ public final class PrivateKey: @unchecked Sendable {
         }
         guard let key else { throw CryptoError.openSSL(operation) }
         try self.init(owning: key)
-    }
-
-    deinit {
-        EVP_PKEY_free(key)
     }
 
     /// Unencrypted PKCS#8 "BEGIN PRIVATE KEY".

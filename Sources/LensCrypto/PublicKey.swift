@@ -1,30 +1,23 @@
 import COpenSSL
 
 /// A public key of any type OpenSSL can decode; EC, RSA and Ed25519 keys can verify.
-// @unchecked Sendable: the EVP_PKEY is never mutated after init, and OpenSSL allows
-// concurrent operations on a shared, unmodified key.
-public final class PublicKey: @unchecked Sendable, Equatable {
-    let key: OpaquePointer
+/// The EVP_PKEY is never mutated after init, and OpenSSL allows concurrent operations on a
+/// shared, unmodified key.
+public final class PublicKey: Sendable, Equatable {
+    private let handle: OpenSSLHandle<OpaquePointer>
+    var key: OpaquePointer { handle.pointer }
     public let subjectPublicKeyInfoDER: [UInt8]
 
     /// Takes ownership of `key`, freeing it if init fails.
     init(owning key: OpaquePointer) throws {
-        do {
-            subjectPublicKeyInfoDER = try DER.encode("encode public key") { i2d_PUBKEY(key, $0) }
-        } catch {
-            EVP_PKEY_free(key)
-            throw error
-        }
-        self.key = key
+        let handle = OpenSSLHandle(owning: key) { EVP_PKEY_free($0) }
+        subjectPublicKeyInfoDER = try DER.encode("encode public key") { i2d_PUBKEY(key, $0) }
+        self.handle = handle
     }
 
     public convenience init(subjectPublicKeyInfoDER der: [UInt8]) throws {
         let key = try DER.decode(der, "parse public key", { d2i_PUBKEY(nil, $0, $1) }, free: EVP_PKEY_free)
         try self.init(owning: key)
-    }
-
-    deinit {
-        EVP_PKEY_free(key)
     }
 
     /// nil when not EC or not one of the three curves.

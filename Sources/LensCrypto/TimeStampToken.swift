@@ -2,10 +2,11 @@ import COpenSSL
 import Foundation
 
 /// An RFC 3161 TimeStampToken (a CMS SignedData over a TSTInfo): when the TSA says it saw a
-/// digest, and the checks a verifier makes before believing it.
-// @unchecked Sendable: the PKCS7 is never mutated after init; verification reads it only.
-public final class TimeStampToken: @unchecked Sendable {
-    private let token: UnsafeMutablePointer<PKCS7>
+/// digest, and the checks a verifier makes before believing it. The PKCS7 is never mutated
+/// after init; verification reads it only.
+public final class TimeStampToken: Sendable {
+    private let handle: OpenSSLHandle<UnsafeMutablePointer<PKCS7>>
+    private var token: UnsafeMutablePointer<PKCS7> { handle.pointer }
     public let genTime: Date
     /// The TSA's signing certificate, then every other certificate the token carries.
     public let certificates: [Certificate]
@@ -55,6 +56,7 @@ public final class TimeStampToken: @unchecked Sendable {
 
     private init(owning token: UnsafeMutablePointer<PKCS7>) throws {
         let operation = "read time-stamp token"
+        let handle = OpenSSLHandle(owning: token) { PKCS7_free($0) }
         do {
             guard let info = PKCS7_to_TS_TST_INFO(token) else { throw CryptoError.openSSL(operation) }
             defer { TS_TST_INFO_free(info) }
@@ -71,15 +73,10 @@ public final class TimeStampToken: @unchecked Sendable {
             genTime = time
             certificates = try Self.certificates(of: token)
         } catch {
-            PKCS7_free(token)
             ERR_clear_error()
             throw error
         }
-        self.token = token
-    }
-
-    deinit {
-        PKCS7_free(token)
+        self.handle = handle
     }
 
     /// The token alone (a CMS ContentInfo), as C2PA stores it in `sigTst2`.

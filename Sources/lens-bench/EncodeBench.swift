@@ -1,5 +1,6 @@
 import Foundation
 import LensCore
+import Synchronization
 
 /// `encode`: the video path's CPU cost on one thread — synthetic camera frames (rendered
 /// untimed, the camera's clock stepped one frame at a time), RGB → I420 timed on its own, then
@@ -77,15 +78,14 @@ struct EncodeBench {
 }
 
 /// A clock that moves one frame interval per reading: every render is the next frame.
-private final class SteppingClock: @unchecked Sendable {
-    private let lock = NSLock()
+private final class SteppingClock: Sendable {
     private let step: TimeInterval
-    private var now = Date(timeIntervalSince1970: 1_700_000_000)
+    private let now = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
 
     init(step: TimeInterval) { self.step = step }
 
     func next() -> Date {
-        lock.withLock {
+        now.withLock { now in
             defer { now += step }
             return now
         }

@@ -109,7 +109,7 @@ struct OutboxBench {
 }
 
 /// The outbox thread says "delivered"; the bench waits for it.
-private final class DeliveryWait: @unchecked Sendable {
+private final class DeliveryWait: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     func signal() { semaphore.signal() }
     func wait(seconds: Double) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }

@@ -3,7 +3,7 @@ import Foundation
 /// Writes chunks to a file on its own thread, so hashing the next chunk overlaps writing the last:
 /// signing a file then costs about what hashing it costs. One write is in flight at a time; the
 /// caller must not touch a chunk's memory until the next `write` or `finish` returns.
-final class BackgroundWriter: @unchecked Sendable {
+final class BackgroundWriter: @unchecked Sendable {  // `pending` is a caller's buffer handed over by the semaphores, not a value a lock could hold
     // Guarded by the semaphores' hand-off: the caller fills `pending` only after `idle`, the thread
     // reads it only after `work`.
     private let file: POSIXFileReference

@@ -42,11 +42,9 @@ CURLcode lens_curl_collect_response(CURL *curl, lens_curl_buffer *buffer);
 /// The response body is read and dropped (libcurl writes it to stdout otherwise).
 CURLcode lens_curl_discard_response_body(CURL *curl);
 
-/// The transfer is aborted (CURLE_ABORTED_BY_CALLBACK) as soon as `*flag` becomes non-zero.
-CURLcode lens_curl_abort_when_set(CURL *curl, const int *flag);
-
-/// Sets `*flag` so that a transfer watching it stops (from any thread).
-void lens_curl_raise_flag(int *flag);
+/// The transfer is aborted (CURLE_ABORTED_BY_CALLBACK) as soon as `should_abort(context, ...)`
+/// returns non-zero; libcurl asks at least once a second, and whenever data moves.
+CURLcode lens_curl_abort_when(CURL *curl, curl_xferinfo_callback should_abort, void *context);
 
 /// CURLINFO_RESPONSE_CODE: the last HTTP status, 0 when none arrived.
 long lens_curl_response_code(CURL *curl);

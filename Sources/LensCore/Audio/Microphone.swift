@@ -1,36 +1,47 @@
 import Foundation
+import Synchronization
 
 /// A recording's sound: captures from an ALSA device on a thread of its own, places it on the
 /// video's clock (AudioTimeline) and codes it to Opus packets that the recorder takes fragment
 /// by fragment. The camera thread only ever takes a lock to move finished packets, so sound can
 /// never hold up the picture. When capture fails mid-recording the failure is reported once
 /// (`events`) and the track goes on as silence, so the recording keeps its picture and its sync.
-public final class Microphone: @unchecked Sendable {  // state below is guarded by `lock` or owned as noted
+public final class Microphone: Sendable {
     public let settings: AudioSettings
     /// Samples (48 kHz) the decoder drops at the start (Opus pre-skip).
     public let preSkip: Int
 
-    private let lock = NSLock()
     private let stopped = DispatchSemaphore(value: 0)
     private let events: @Sendable (String) -> Void
-    // Guarded by `lock`.
-    private var origin: Double?
-    private var early: [(samples: [Int16], timestamp: Double)] = []
-    private var packets: [AudioSample] = []
-    private var packetBytes = 0
-    private var stopping = false
-    private var running = true
-    private var failed: AudioError?
-    // Owned by the audio thread while `running`, by the caller of `takePackets`/`finish` after.
-    private var timeline: AudioTimeline?
-    private let encoder: OpusEncoder
+    private let state = Mutex(State())
+    /// Used by the audio thread while it runs, by the caller of `takePackets`/`finish` after: its
+    /// lock is never contended, so the camera thread never waits for coding.
+    private let coding: Mutex<Coding>
+
+    private struct State {
+        var origin: Double?
+        var early: [(samples: [Int16], timestamp: Double)] = []
+        var packets: [AudioSample] = []
+        var packetBytes = 0
+        /// Packets handed out so far.
+        var taken = 0
+        var stopping = false
+        var running = true
+        var failed: AudioError?
+    }
+
+    private struct Coding {
+        var timeline: AudioTimeline?
+        let encoder: OpusEncoder
+    }
 
     /// Opens the device and starts capturing; throws AudioError (`.permissionDenied`,
     /// `.deviceUnavailable`) when it cannot. `events` hears overruns and failures, for the log.
     public init(settings: AudioSettings, events: @escaping @Sendable (String) -> Void = { _ in }) throws {
         let capture = try ALSACapture(device: settings.device, channels: settings.channels)
-        encoder = try OpusEncoder(channels: settings.channels, bitrate: settings.bitrate)
+        let encoder = try OpusEncoder(channels: settings.channels, bitrate: settings.bitrate)
         preSkip = encoder.preSkip
+        coding = Mutex(Coding(encoder: encoder))
         self.settings = settings
         self.events = events
         let thread = Thread { [self] in run(capture) }
@@ -46,28 +57,28 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
 
     /// Position 0 of the track: the first video frame's timestamp (CLOCK_MONOTONIC seconds).
     public func start(at origin: Double) {
-        lock.withLock { self.origin = origin }
+        state.withLock { $0.origin = origin }
     }
 
     /// The capture failure that turned the rest of the track to silence, if any.
-    public var failure: AudioError? { lock.withLock { failed } }
+    public var failure: AudioError? { state.withLock { $0.failed } }
 
     /// Bytes of the packets coded and not taken yet.
-    public var pendingBytes: Int { lock.withLock { packetBytes } }
+    public var pendingBytes: Int { state.withLock { $0.packetBytes } }
 
     /// The coded packets that start before `seconds` after the origin. After a failure the
     /// silence up to there is coded here, on the caller's thread (the audio thread is gone).
     public func takePackets(before seconds: Double) -> [AudioSample] {
-        let isRunning = lock.withLock { running }
+        let isRunning = state.withLock { $0.running }
         if !isRunning { codeSilence(before: seconds) }
-        return lock.withLock {
+        return state.withLock { state in
             let frames = Int((seconds * Double(AudioSettings.sampleRate)).rounded(.up))
-            let count = min(packets.count, (frames + AudioSettings.frameSize - 1) / AudioSettings.frameSize - taken)
+            let count = min(state.packets.count, (frames + AudioSettings.frameSize - 1) / AudioSettings.frameSize - state.taken)
             guard count > 0 else { return [] }
-            let out = Array(packets.prefix(count))
-            packets.removeFirst(count)
-            taken += count
-            packetBytes -= out.reduce(0) { $0 + $1.data.count }
+            let out = Array(state.packets.prefix(count))
+            state.packets.removeFirst(count)
+            state.taken += count
+            state.packetBytes -= out.reduce(0) { $0 + $1.data.count }
             return out
         }
     }
@@ -75,13 +86,13 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
     /// Stops capture (within about 0.1 s, even from a stalled device), completes the track with
     /// silence to `seconds` and returns the packets not taken yet that start before it.
     public func finish(at seconds: Double) -> [AudioSample] {
-        let first = lock.withLock {
-            defer { stopping = true }
-            return !stopping
+        let first = state.withLock { state in
+            defer { state.stopping = true }
+            return !state.stopping
         }
         stopped.wait()
         stopped.signal()  // finish may be called again; the thread is gone either way
-        if first, let timeline {
+        if first, let timeline = coding.withLock({ $0.timeline.map { (silence: $0.silence, position: $0.position) } }) {
             let rate = Double(AudioSettings.sampleRate)
             if timeline.silence > 0 {
                 events(String(format: "%.2f s of silence stand for sound the device did not deliver (stalls, overruns)",
@@ -101,9 +112,6 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
         _ = finish(at: 0)
     }
 
-    // Guarded by `lock`: packets handed out so far.
-    private var taken = 0
-
     private func run(_ capture: ALSACapture) {
         var buffer = [Int16](repeating: 0, count: AudioSettings.frameSize * settings.channels)
         do {
@@ -111,7 +119,7 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
             // Once stopping, what the device already captured is still read (without waiting),
             // so the end of the recording keeps its sound.
             repeat {
-                draining = lock.withLock { stopping }
+                draining = state.withLock { $0.stopping }
                 switch try capture.read(into: &buffer, timeout: draining ? 0 : 0.1) {
                 case .overrun:
                     events("audio capture from \(settings.device) overran; the lost sound is filled with silence")
@@ -123,48 +131,52 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
         } catch {
             let failure = error as? AudioError ?? AudioError(.failed, "\(error)")
             events("\(failure); the recording goes on without sound")
-            lock.withLock { failed = failure }
+            state.withLock { $0.failed = failure }
         }
-        lock.withLock { running = false }
+        state.withLock { $0.running = false }
         stopped.signal()
     }
 
     /// Audio thread: holds the sound until the origin is known, then places and codes it.
     private func place(_ samples: ArraySlice<Int16>, at timestamp: Double) throws {
-        let ready: [(samples: [Int16], timestamp: Double)]? = lock.withLock {
-            guard let origin else {
-                early.append((Array(samples), timestamp))
+        let ready: (origin: Double, chunks: [(samples: [Int16], timestamp: Double)])? = state.withLock { state in
+            guard let origin = state.origin else {
+                state.early.append((Array(samples), timestamp))
                 // Two seconds before the first video frame is more than any camera takes to start.
-                if early.count > 200 { early.removeFirst() }
+                if state.early.count > 200 { state.early.removeFirst() }
                 return nil
             }
-            if timeline == nil { timeline = AudioTimeline(channels: settings.channels, origin: origin) }
-            defer { early.removeAll() }
-            return early + [(Array(samples), timestamp)]
+            defer { state.early.removeAll() }
+            return (origin, state.early + [(Array(samples), timestamp)])
         }
         guard let ready else { return }
-        for chunk in ready { timeline!.place(chunk.samples[...], capturedAt: chunk.timestamp) }
-        try codeFrames()
+        try coding.withLock { coding in
+            if coding.timeline == nil { coding.timeline = AudioTimeline(channels: settings.channels, origin: ready.origin) }
+            for chunk in ready.chunks { coding.timeline!.place(chunk.samples[...], capturedAt: chunk.timestamp) }
+            try codeFrames(&coding)
+        }
     }
 
     /// Whoever owns the timeline: codes its whole frames into the packet queue.
-    private func codeFrames() throws {
-        while let frame = timeline?.nextFrame() {
-            let packet = AudioSample(data: try encoder.encode(frame[...]), duration: UInt32(AudioSettings.frameSize))
-            lock.withLock {
-                packets.append(packet)
-                packetBytes += packet.data.count
+    private func codeFrames(_ coding: inout Coding) throws {
+        while let frame = coding.timeline?.nextFrame() {
+            let packet = AudioSample(data: try coding.encoder.encode(frame[...]), duration: UInt32(AudioSettings.frameSize))
+            state.withLock { state in
+                state.packets.append(packet)
+                state.packetBytes += packet.data.count
             }
         }
     }
 
     /// After the audio thread ended: silence up to `seconds`, coded (a failing encoder leaves the track short).
     private func codeSilence(before seconds: Double) {
-        guard let origin = lock.withLock({ origin }) else { return }
-        if timeline == nil { timeline = AudioTimeline(channels: settings.channels, origin: origin) }
+        guard let origin = state.withLock({ $0.origin }) else { return }
         let frames = Int((seconds * Double(AudioSettings.sampleRate)).rounded(.up))
         let whole = (frames + AudioSettings.frameSize - 1) / AudioSettings.frameSize * AudioSettings.frameSize
-        timeline!.fillSilence(to: whole)
-        try? codeFrames()
+        coding.withLock { coding in
+            if coding.timeline == nil { coding.timeline = AudioTimeline(channels: settings.channels, origin: origin) }
+            coding.timeline!.fillSilence(to: whole)
+            try? codeFrames(&coding)
+        }
     }
 }

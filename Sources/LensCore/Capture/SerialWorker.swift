@@ -1,13 +1,13 @@
 import Foundation
+import Synchronization
 
 /// A dedicated thread running jobs one at a time, in order. Camera and signing work goes here,
 /// never on the bus thread and never on Dispatch's width-limited global queue (blocked device I/O
 /// there starves everything else; ../shared/dbus/FACTS.md §5).
-public final class SerialWorker: @unchecked Sendable {
-    // `jobs` and `stopping` are guarded by `condition`.
-    private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
-    private var stopping = false
+public final class SerialWorker: Sendable {
+    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    /// Signalled once for every job queued and once by `stop`; the thread takes one job per signal.
+    private let work = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     public init(name: String) {
@@ -17,33 +17,24 @@ public final class SerialWorker: @unchecked Sendable {
     }
 
     public func submit(_ job: @escaping @Sendable () -> Void) {
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
+        jobs.withLock { $0.append(job) }
+        work.signal()
     }
 
     /// Finishes queued jobs, then stops the thread; waits for it.
     public func stop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        condition.unlock()
+        work.signal()
         finished.wait()
     }
 
     private func run() {
         while true {
-            condition.lock()
-            while jobs.isEmpty && !stopping { condition.wait() }
-            if jobs.isEmpty {
-                condition.unlock()
-                finished.signal()
-                return
-            }
-            let job = jobs.removeFirst()
-            condition.unlock()
+            work.wait()
+            // Each job is queued before its signal, so a signal that finds no job is stop's,
+            // and every job queued before stop has run.
+            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { break }
             job()
         }
+        finished.signal()
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// readable, without blocking. When gpsd is absent or goes away it retries after 0.5 s,
 /// doubling up to 8 s, and says why in `.connecting`. A fix older than `staleAfter` (by
 /// `clock`) is as good as none; a timer notices that even when gpsd falls silent.
-public final class GPSDLocationProvider: @unchecked Sendable {
+public final class GPSDLocationProvider: @unchecked Sendable {  // loop-confined: every member is used on the event loop thread only
     /// Called on the loop thread whenever `status` changes, including a fix going stale. A new
     /// report that only repeats the current reading (gpsd sends several per receiver epoch)
     /// is not a change.

@@ -1,5 +1,15 @@
 import CCurl
 import Glibc
+import Synchronization
+
+/// Raised once, from any thread: the upload in flight stops, and so does every later one.
+final class AbortSignal: Sendable {
+    private let raised = Atomic(false)
+
+    func raise() { raised.store(true, ordering: .relaxed) }
+
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
+}
 
 /// One HTTP PUT of one file through libcurl (under CurlTransfer's rules): the body streamed from the file.
 struct HTTPUpload {
@@ -14,8 +24,8 @@ struct HTTPUpload {
     var url: String
     var headers: [String]
     var caFile: String?
-    /// Set (lens_curl_raise_flag) from another thread to abort the transfer.
-    var abortFlag: UnsafeMutablePointer<Int32>
+    /// Raised from another thread to abort the transfer.
+    var abort: AbortSignal
     var connectTimeoutSeconds = 15
     /// A transfer that moves less than a byte a second for this long has stalled.
     var stallSeconds = 60
@@ -37,14 +47,16 @@ struct HTTPUpload {
             lens_curl_read_body_from(curl, body),
             lens_curl_discard_response_body(curl),
             lens_curl_set_headers(curl, list),
-            lens_curl_abort_when_set(curl, abortFlag),
+            lens_curl_abort_when(curl, { context, _, _, _, _ in
+                Unmanaged<AbortSignal>.fromOpaque(context!).takeUnretainedValue().isRaised ? 1 : 0
+            }, Unmanaged.passUnretained(abort).toOpaque()),
             lens_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT, connectTimeoutSeconds),
             lens_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1),
             lens_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, stallSeconds),
             // Fewer, larger reads of the file (libcurl's default is 64 KiB).
             lens_curl_set_long(curl, CURLOPT_UPLOAD_BUFFERSIZE, 1 << 20),
         ])
-        let status = try transfer.perform()
+        let status = try withExtendedLifetime(abort) { try transfer.perform() }
         let retryAfter = Int(lens_curl_retry_after(curl))
         return Response(status: status, retryAfter: retryAfter > 0 ? retryAfter : nil)
     }

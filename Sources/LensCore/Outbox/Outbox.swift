@@ -1,6 +1,6 @@
-import CCurl
 import Foundation
 import Glibc
+import Synchronization
 
 /// The persistent upload queue. Results enter it once stored (`enqueue`, on the caller's thread:
 /// the record is on disk when it returns); one dedicated thread sends them one at a time, in the
@@ -9,7 +9,7 @@ import Glibc
 /// Delivery is at least once and always whole: a record leaves the queue only after a 2xx, so an
 /// upload cut short (network, server, SIGKILL of lensd) is sent again from its first byte to the
 /// same URL, which a PUT replaces rather than duplicates.
-public final class Outbox: @unchecked Sendable {
+public final class Outbox: Sendable {
     public enum Event: Sendable {
         case delivered(OutboxRecord, url: String, status: Int)
         /// A permanent failure: kept locally, not retried until asked. `error`: see `UploadError`.
@@ -21,14 +21,18 @@ public final class Outbox: @unchecked Sendable {
     public let settings: OutboxSettings
     private let journal: RecordJournal<OutboxRecord>
     private let onEvent: @Sendable (Event) -> Void
-    // `records`, `lastError` and `stopping` are guarded by `condition`.
-    private let condition = NSCondition()
-    private var records: [String: OutboxRecord] = [:]
-    private var lastError = ""
-    private var stopping = false
+    private let state: Mutex<State>
+    /// Signalled after every change the thread may be waiting for (a record due, `stopping`).
+    private let changed = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     /// Raised by `stop` to abort a transfer in flight.
-    private let abortFlag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private let abort = AbortSignal()
+
+    private struct State {
+        var records: [String: OutboxRecord] = [:]
+        var lastError = ""
+        var stopping = false
+    }
 
     /// Loads what `directory` (`<state>/outbox`) holds from an earlier run and starts the thread.
     public init(settings: OutboxSettings, directory: String, onEvent: @escaping @Sendable (Event) -> Void,
@@ -36,14 +40,13 @@ public final class Outbox: @unchecked Sendable {
         self.settings = settings
         self.onEvent = onEvent
         journal = try RecordJournal(directory: directory, purpose: "the outbox")
-        abortFlag.initialize(to: 0)
-        for record in journal.load(onDamaged: onDamagedRecord) { records[record.name] = record }
+        var state = State()
+        for record in journal.load(onDamaged: onDamagedRecord) { state.records[record.name] = record }
+        self.state = Mutex(state)
         let thread = Thread { [self] in run() }
         thread.name = "lensd-outbox"
         thread.start()
     }
-
-    deinit { abortFlag.deallocate() }
 
     /// Queues a stored result; durable when it returns. Throws when the record cannot be written
     /// (the disk is full): the result is then not queued.
@@ -59,83 +62,93 @@ public final class Outbox: @unchecked Sendable {
     }
 
     private func put(_ fresh: OutboxRecord) throws {
-        var record = fresh
-        condition.lock()
-        defer { condition.unlock() }
-        if let old = records[record.name] {
-            record.generation = old.generation + 1
-            record.queuedAt = old.queuedAt
+        try state.withLock { state in
+            var record = fresh
+            if let old = state.records[record.name] {
+                record.generation = old.generation + 1
+                record.queuedAt = old.queuedAt
+            }
+            try journal.save(record)
+            state.records[record.name] = record
+            announce(state)
         }
-        try journal.save(record)
-        records[record.name] = record
-        condition.signal()
-        announce()
+        changed.signal()
     }
 
     /// Makes the matching records due now (failed ones too): `uid` nil means everyone's, `name`
     /// nil every result. Returns how many.
     @discardableResult
     public func retry(uid: UInt32?, name: String?) -> Int {
-        condition.lock()
-        defer { condition.unlock() }
-        var count = 0
-        for var record in records.values where (uid == nil || record.uid == uid) && (name == nil || record.name == name) {
-            record.state = .queued
-            record.nextAttempt = 0
-            try? journal.save(record)
-            records[record.name] = record
-            count += 1
+        let count = state.withLock { state in
+            var count = 0
+            for var record in state.records.values
+            where (uid == nil || record.uid == uid) && (name == nil || record.name == name) {
+                record.state = .queued
+                record.nextAttempt = 0
+                try? journal.save(record)
+                state.records[record.name] = record
+                count += 1
+            }
+            if count > 0 { announce(state) }
+            return count
         }
-        if count > 0 {
-            condition.signal()
-            announce()
-        }
+        if count > 0 { changed.signal() }
         return count
     }
 
     /// The records of `uid` (nil: all), in queue order.
     public func records(uid: UInt32?) -> [OutboxRecord] {
-        condition.lock()
-        defer { condition.unlock() }
-        return records.values.filter { uid == nil || $0.uid == uid }.sorted(by: Self.queueOrder)
+        state.withLock { state in
+            state.records.values.filter { uid == nil || $0.uid == uid }.sorted(by: Self.queueOrder)
+        }
     }
 
     public var summary: OutboxSummary {
-        condition.lock()
-        defer { condition.unlock() }
-        return currentSummary()
+        state.withLock { currentSummary($0) }
     }
 
     /// Aborts a transfer in flight (it is sent again whole next time) and stops the thread.
     public func stop() {
-        condition.lock()
-        stopping = true
-        lens_curl_raise_flag(abortFlag)
-        condition.signal()
-        condition.unlock()
+        state.withLock { $0.stopping = true }
+        abort.raise()
+        changed.signal()
         finished.wait()
     }
 
     // MARK: The upload thread
 
+    private enum Next {
+        case send(OutboxRecord)
+        /// Until `changed` is signalled, or at the latest until the wall-clock time given.
+        case wait(until: Double?)
+        case stop
+    }
+
     private func run() {
-        condition.lock()
-        while !stopping {
-            let now = Date().timeIntervalSince1970
-            let waiting = records.values.filter { $0.state == .queued }
-            if let due = waiting.filter({ $0.nextAttempt <= now }).min(by: Self.queueOrder) {
-                condition.unlock()
+        while true {
+            let next = state.withLock { state -> Next in
+                guard !state.stopping else { return .stop }
+                let now = Date().timeIntervalSince1970
+                let waiting = state.records.values.filter { $0.state == .queued }
+                if let due = waiting.filter({ $0.nextAttempt <= now }).min(by: Self.queueOrder) { return .send(due) }
+                return .wait(until: waiting.map(\.nextAttempt).min())
+            }
+            switch next {
+            case .stop:
+                finished.signal()
+                return
+            case .send(let due):
                 let outcome = attempt(due)
-                condition.lock()
-                if !stopping { settle(due, outcome) }
-            } else if let wake = waiting.map(\.nextAttempt).min() {
-                _ = condition.wait(until: Date(timeIntervalSince1970: wake))
-            } else {
-                condition.wait()
+                state.withLock { state in
+                    if !state.stopping { settle(due, outcome, in: &state) }
+                }
+            case .wait(until: let wake?):
+                // A signal that came meanwhile (or the one being waited for) only means: look again.
+                _ = changed.wait(timeout: .now() + max(0, wake - Date().timeIntervalSince1970))
+            case .wait(until: nil):
+                changed.wait()
             }
         }
-        condition.unlock()
-        finished.signal()
     }
 
     /// Sends the record's file, off the lock: the verdict, and the record with the size and
@@ -161,7 +174,7 @@ public final class Outbox: @unchecked Sendable {
                 try file.rewind()
             }
             let url = UploadURL.expand(settings.urlTemplate, name: record.name, fileExtension: record.fileExtension)
-            let upload = HTTPUpload(url: url, headers: headers(for: record), caFile: settings.caFile, abortFlag: abortFlag)
+            let upload = HTTPUpload(url: url, headers: headers(for: record), caFile: settings.caFile, abort: abort)
             return (UploadVerdict.of(try upload.send(fd: file.raw, size: size)), record)
         } catch let failure as HTTPUpload.TransportFailure {
             return (.transient(failure.isTLS ? "TLS: \(failure.message)" : failure.message, retryAfter: nil), record)
@@ -182,55 +195,55 @@ public final class Outbox: @unchecked Sendable {
     }
 
     /// Under the lock: records what the attempt of `sent` (as it was when taken) came to.
-    private func settle(_ sent: OutboxRecord, _ outcome: (UploadVerdict, OutboxRecord)) {
+    private func settle(_ sent: OutboxRecord, _ outcome: (UploadVerdict, OutboxRecord), in state: inout State) {
         let (verdict, attempted) = outcome
         // Re-enqueued meanwhile: the newer bytes are still to be sent, whatever this attempt did.
-        guard var record = records[sent.name], record.generation == sent.generation else { return }
+        guard var record = state.records[sent.name], record.generation == sent.generation else { return }
         record.sha256 = attempted.sha256
         record.size = attempted.size
         record.attempts += 1
         switch verdict {
         case .delivered(let status):
-            lastError = ""
-            records[record.name] = nil
-            do { try journal.remove(record.name) } catch { lastError = "\(error)" }
+            state.lastError = ""
+            state.records[record.name] = nil
+            do { try journal.remove(record.name) } catch { state.lastError = "\(error)" }
             let url = UploadURL.expand(settings.urlTemplate, name: record.name, fileExtension: record.fileExtension)
             emit(.delivered(record, url: url, status: status))
         case .transient(let message, let retryAfter):
-            lastError = message
+            state.lastError = message
             record.lastError = message
             let delay = UploadBackoff.delay(afterFailures: record.attempts, first: settings.firstRetrySeconds,
                                             cap: settings.retryMaxSeconds, retryAfter: retryAfter)
             record.nextAttempt = Date().timeIntervalSince1970 + delay
-            persist(record)
+            persist(record, in: &state)
         case .permanent(let error, let message):
             record.state = .failed
             record.lastError = message
-            persist(record)
+            persist(record, in: &state)
             emit(.failed(record, error: error, message: message))
         }
-        announce()
+        announce(state)
     }
 
     /// A record that cannot be rewritten (disk full) keeps its older version on disk, which
     /// is still queued: nothing is lost, an attempt may only come sooner after a restart.
-    private func persist(_ record: OutboxRecord) {
-        records[record.name] = record
-        do { try journal.save(record) } catch { lastError = "\(error)" }
+    private func persist(_ record: OutboxRecord, in state: inout State) {
+        state.records[record.name] = record
+        do { try journal.save(record) } catch { state.lastError = "\(error)" }
     }
 
     // MARK: Helpers (under the lock)
 
-    private func announce() { emit(.changed(currentSummary())) }
+    private func announce(_ state: State) { emit(.changed(currentSummary(state))) }
 
     /// Events are handed out under the lock, so they arrive in the order things happened;
     /// the handler only posts them on (it must not call back into the outbox).
     private func emit(_ event: Event) { onEvent(event) }
 
-    private func currentSummary() -> OutboxSummary {
-        let waiting = records.values.filter { $0.state == .queued }
+    private func currentSummary(_ state: State) -> OutboxSummary {
+        let waiting = state.records.values.filter { $0.state == .queued }
         let retries = waiting.filter { $0.attempts > 0 }.map(\.nextAttempt)
-        return OutboxSummary(queued: waiting.count, bytes: waiting.reduce(0) { $0 + $1.size }, lastError: lastError,
+        return OutboxSummary(queued: waiting.count, bytes: waiting.reduce(0) { $0 + $1.size }, lastError: state.lastError,
                              nextAttempt: retries.min() ?? 0)
     }
 

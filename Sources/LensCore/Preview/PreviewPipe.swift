@@ -1,16 +1,20 @@
 import CLinux
 import Glibc
+import Synchronization
 
 /// The write end of a preview pipe. A frame, once started, is written whole before the next one
 /// (never interleaved): while the pipe is full the writer waits in poll() — without CPU, holding
 /// just that frame — until the reader takes more, the reader goes away, or cancel() is called.
-final class PreviewPipe: @unchecked Sendable {  // write() on one thread; cancel() from any
+/// write() on one thread; cancel() from any.
+final class PreviewPipe: Sendable {
     /// The reader closed its end (EPIPE): the preview is over.
     struct ReaderGone: Error {}
 
-    private var writeEnd: Int32
+    private let writeEnd: Int32
     /// An eventfd that cancel() makes readable, to wake a writer waiting for room.
-    private var wake: Int32
+    private let wake: Int32
+    /// Both descriptors are closed: cancel() no longer writes to `wake`, whose number may be reused.
+    private let closed = Atomic(false)
 
     /// The pipe, and its read end for the client (the caller owns and closes that one).
     static func make() throws -> (pipe: PreviewPipe, readEnd: Int32) {
@@ -54,15 +58,16 @@ final class PreviewPipe: @unchecked Sendable {  // write() on one thread; cancel
 
     /// Any thread: a write waiting for room gives up, and so does every later one.
     func cancel() {
+        guard !closed.load(ordering: .acquiring) else { return }
         var one: UInt64 = 1
         _ = Glibc.write(wake, &one, 8)
     }
 
     /// The reader sees end of file. Only once no write is under way.
     func close() {
-        if writeEnd >= 0 { Glibc.close(writeEnd) }
-        if wake >= 0 { Glibc.close(wake) }
-        (writeEnd, wake) = (-1, -1)
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        Glibc.close(writeEnd)
+        Glibc.close(wake)
     }
 
     /// true when the pipe has room (or the reader left: the next write says EPIPE), false when cancelled.

@@ -7,20 +7,21 @@ import Synchronization
 /// with a COM segment `lensd-preview seq=N pts_us=T`). While its thread is still busy with the
 /// last frame — encoding it, or waiting for the reader to take it — new frames are dropped and
 /// counted: a reader that stops costs one frame of memory and no encoding.
-public final class PreviewStream: FrameSink, @unchecked Sendable {
+public final class PreviewStream: FrameSink, Sendable {
     // `frame` is handed between the camera thread and `worker` by `busy`: the camera thread
-    // writes it only after winning busy false → true, the worker reads it before setting false.
-    // `pipe` writes on the worker only; `nextDue` is the camera thread's.
+    // writes it only after winning busy false → true, the worker reads it before setting false
+    // (so its lock is never contended). `pipe` writes on the worker only; `nextDue` is the
+    // camera thread's.
     public let format: PreviewFormat
     private let worker = SerialWorker(name: "lensd-preview")
     private let busy = Atomic<Bool>(false)
     private let ended = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
-    private var frame = FrameCopy()
+    private let frame = Mutex(FrameCopy())
     private let pipe: PreviewPipe
     private let counters = Mutex(PreviewCounters())
     /// Camera thread: the earliest timestamp the next frame may have, for the fps cap.
-    private var nextDue: Double?
+    private let nextDue = Mutex<Double?>(nil)
     private let onEnd: @Sendable (PreviewStream, Error?) -> Void
     private let onFrameWritten: (@Sendable (Duration) -> Void)?
 
@@ -53,7 +54,7 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
             counters.withLock { $0.dropped() }
             return
         }
-        self.frame.copy(frame)
+        self.frame.withLock { $0.copy(frame) }
         worker.submit { [self] in
             send()
             busy.store(false, ordering: .releasing)
@@ -74,15 +75,18 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
     /// rate equals the cap from losing frames to jitter; the schedule never runs ahead of the frames.
     private func isDue(_ timestamp: Double) -> Bool {
         let interval = 1 / format.fps
-        if let nextDue, timestamp < nextDue - interval / 4 { return false }
-        nextDue = max((nextDue ?? timestamp) + interval, timestamp)
-        return true
+        return nextDue.withLock { nextDue in
+            if let due = nextDue, timestamp < due - interval / 4 { return false }
+            nextDue = max((nextDue ?? timestamp) + interval, timestamp)
+            return true
+        }
     }
 
     /// Worker thread.
     private func send() {
+        let frame = self.frame.withLock { $0 }  // shares the bytes; let go before `busy` is cleared
         let jpeg: [UInt8]
-        do { jpeg = try encode() } catch {
+        do { jpeg = try encode(frame) } catch {
             // A corrupt camera JPEG: this frame is lost, the stream goes on.
             counters.withLock { $0.dropped() }
             return
@@ -95,7 +99,7 @@ public final class PreviewStream: FrameSink, @unchecked Sendable {
         }
     }
 
-    private func encode() throws -> [UInt8] {
+    private func encode(_ frame: FrameCopy) throws -> [UInt8] {
         let rgb = try frame.scaledRGB(width: format.width, height: format.height)
         let jpeg = try rgb.withUnsafeBytes { try JPEGCodec.encode(rgb: $0, width: format.width, height: format.height, quality: format.quality) }
         let pts = Int64((frame.timestamp * 1_000_000).rounded())

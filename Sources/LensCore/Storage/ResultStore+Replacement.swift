@@ -30,12 +30,12 @@ extension ResultStore {
                 return SHA256Hex.encode(hasher.finalize())
             }
             let size = entry.size - range.count + bytes.count
-            return try lock.withLock {
-                guard index.entry(name: name, uid: uid) != nil else { throw StorageError(.notFound, "no result named \(name)") }
+            return try state.withLock { state in
+                guard state.index.entry(name: name, uid: uid) != nil else { throw StorageError(.notFound, "no result named \(name)") }
                 try Syscalls.rename(at: uidDirectory, temporary, entry.fileName)
                 try uidDirectory.sync()
-                index.replace(name: name, uid: uid, size: size, sha256: digest)
-                return storedResult(try lookUp(locked: name, uid: uid), uid: uid, sha256: digest)
+                state.index.replace(name: name, uid: uid, size: size, sha256: digest)
+                return storedResult(try lookUp(locked: name, uid: uid, in: state.index), uid: uid, sha256: digest)
             }
         } catch {
             try? Syscalls.unlink(at: uidDirectory, temporary)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Finished captures on disk, one directory per uid: `<results>/<uid>/<uuid>.<ext>`, all 0700
 /// directories and 0600 files owned by lensd. Results belong to the uid that captured them; a
@@ -10,21 +11,24 @@ import Glibc
 /// Thread-safe: the signing thread stores while the bus thread reads. The lock guards the index
 /// and the rename that publishes a file; writing, hashing and copying happen outside it, so a
 /// large video being stored never stalls a FetchResult.
-public final class ResultStore: @unchecked Sendable {
+public final class ResultStore: Sendable {
     let directory: String
     /// `directory`, opened once: the names below it are resolved from here.
     private let resultsDirectory: Descriptor
     private let maxCountPerUID: Int
     let maxBytesPerUID: Int64
     private let minimumFreeBytes: Int64
-    let lock = NSLock()
-    var index: ResultIndex
-    private var evictionHandler: (@Sendable (StoredResult, String) -> Void)?
+    let state: Mutex<State>
+
+    struct State {
+        var index: ResultIndex
+        var evictionHandler: (@Sendable (StoredResult, String) -> Void)?
+    }
 
     /// Called, on the thread that stored, for every result retention deletes at the caps, with
     /// why (e.g. "over max-results-per-user (100 results)"): never silently. Set it once, early.
     public func onEviction(_ handler: @escaping @Sendable (_ evicted: StoredResult, _ reason: String) -> Void) {
-        lock.withLock { evictionHandler = handler }
+        state.withLock { $0.evictionHandler = handler }
     }
 
     /// `directory` is `<state>/results`; it is created 0700 when missing. Leftovers of
@@ -43,7 +47,7 @@ public final class ResultStore: @unchecked Sendable {
             // Results of one user must never be readable by another, whatever created the directory.
             try resultsDirectory.changeMode(0o700)
             try ResultDirectoryScan.removeTemporaries(under: self.directory)
-            index = try ResultDirectoryScan.index(self.directory)
+            state = Mutex(State(index: try ResultDirectoryScan.index(self.directory)))
         } catch let failure as Syscalls.Failure {
             throw StorageError(failure, while: "opening the result store \(self.directory)")
         } catch let refusal as StateDirectoryEntry.Refusal {
@@ -79,35 +83,34 @@ public final class ResultStore: @unchecked Sendable {
     /// then the entry is indexed and the oldest results of `uid` beyond the limits are deleted.
     func publish(_ entry: ResultIndex.Entry, uid: UInt32, in uidDirectory: borrowing Descriptor,
                  commit: () throws -> Void) throws -> StoredResult {
-        // Not lock.withLock: its closure could not borrow the directory descriptor.
-        lock.lock()
-        var evicted: [(StoredResult, String)] = []
-        let handler = evictionHandler
-        defer {
-            lock.unlock()
-            // Outside the lock: the handler may call back into the store.
-            for (result, reason) in evicted { handler?(result, reason) }
+        let (stored, evicted, handler) = try state.withLock { state in
+            guard state.index.entry(name: entry.name, uid: uid) == nil else {
+                throw StorageError(.invalidArgument, "a result named \(entry.name) already exists")
+            }
+            try commit()
+            var entry = entry
+            // The file's own time, which is what a restart reads back.
+            if let status = try? Syscalls.status("\(directory)/\(uid)/\(entry.fileName)") { entry.created = status.modifiedDate }
+            state.index.append(entry, uid: uid)
+            var evicted: [(StoredResult, String)] = []
+            for (old, cap) in state.index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID,
+                                                    keeping: entry.name) {
+                // Deletions are not fsynced: a deletion lost in a crash only brings back an
+                // old result, which the next store evicts again.
+                do { try remove(old, uid: uid, in: uidDirectory, from: &state.index) } catch { break }
+                evicted.append((storedResult(old, uid: uid, sha256: old.sha256), cap.description))
+            }
+            return (storedResult(entry, uid: uid, sha256: entry.sha256), evicted, state.evictionHandler)
         }
-        guard index.entry(name: entry.name, uid: uid) == nil else {
-            throw StorageError(.invalidArgument, "a result named \(entry.name) already exists")
-        }
-        try commit()
-        var entry = entry
-        // The file's own time, which is what a restart reads back.
-        if let status = try? Syscalls.status("\(directory)/\(uid)/\(entry.fileName)") { entry.created = status.modifiedDate }
-        index.append(entry, uid: uid)
-        for (old, cap) in index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID, keeping: entry.name) {
-            // Deletions are not fsynced: a deletion lost in a crash only brings back an
-            // old result, which the next store evicts again.
-            do { try remove(old, uid: uid, in: uidDirectory) } catch { break }
-            evicted.append((storedResult(old, uid: uid, sha256: old.sha256), cap.description))
-        }
-        return storedResult(entry, uid: uid, sha256: entry.sha256)
+        // Outside the lock: the handler may call back into the store.
+        for (result, reason) in evicted { handler?(result, reason) }
+        return stored
     }
 
     /// Under the lock: unlinks a result (and its note) and forgets it; throws when the file is
     /// still there (a retention pass then stops, to try again on the next store).
-    private func remove(_ entry: ResultIndex.Entry, uid: UInt32, in uidDirectory: borrowing Descriptor) throws {
+    private func remove(_ entry: ResultIndex.Entry, uid: UInt32, in uidDirectory: borrowing Descriptor,
+                        from index: inout ResultIndex) throws {
         do {
             try Syscalls.unlink(at: uidDirectory, entry.fileName)
         } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
@@ -121,13 +124,13 @@ public final class ResultStore: @unchecked Sendable {
     public func delete(name: String, uid: UInt32) throws {
         let entry = try lookUp(name: name, uid: uid)
         let uidDirectory = try userDirectory(uid)
-        lock.lock()
-        defer { lock.unlock() }
-        guard index.entry(name: name, uid: uid) != nil else { throw StorageError(.notFound, "no result named \(name)") }
-        do {
-            try remove(entry, uid: uid, in: uidDirectory)
-        } catch let failure as Syscalls.Failure {
-            throw StorageError(failure, while: "deleting result \(name)")
+        try state.withLock { state in
+            guard state.index.entry(name: name, uid: uid) != nil else { throw StorageError(.notFound, "no result named \(name)") }
+            do {
+                try remove(entry, uid: uid, in: uidDirectory, from: &state.index)
+            } catch let failure as Syscalls.Failure {
+                throw StorageError(failure, while: "deleting result \(name)")
+            }
         }
     }
 
@@ -138,7 +141,7 @@ public final class ResultStore: @unchecked Sendable {
             return storedResult(entry, uid: uid, sha256: sha256)
         }
         let sha256 = try withFile(entry, uid: uid) { try SHA256Hex.digest($0) }
-        lock.withLock { index.setDigest(sha256, name: name, uid: uid) }
+        state.withLock { $0.index.setDigest(sha256, name: name, uid: uid) }
         return storedResult(entry, uid: uid, sha256: sha256)
     }
 
@@ -177,7 +180,7 @@ public final class ResultStore: @unchecked Sendable {
     /// The results of `uid`, newest first (ListResults). Results whose file has vanished are
     /// left out. Digests not yet known stay nil: listing never hashes a video.
     public func results(uid: UInt32) -> [StoredResult] {
-        let entries = lock.withLock { index.entries(uid: uid) }
+        let entries = state.withLock { $0.index.entries(uid: uid) }
         return entries.reversed().compactMap { entry in
             try? withFile(entry, uid: uid) { _ in storedResult(entry, uid: uid, sha256: entry.sha256) }
         }
@@ -187,14 +190,14 @@ public final class ResultStore: @unchecked Sendable {
     /// already gone is no error.
     public func remove(name: String, uid: UInt32) throws {
         let entry = try lookUp(name: name, uid: uid)
-        try lock.withLock {
+        try state.withLock { state in
             do {
                 try Syscalls.unlink("\(directory)/\(uid)/\(entry.fileName)")
             } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
             } catch let failure as Syscalls.Failure {
                 throw StorageError(failure, while: "removing result \(name)")
             }
-            index.remove(name: name, uid: uid)
+            state.index.remove(name: name, uid: uid)
         }
     }
     /// The per-uid caps retention keeps results within.
@@ -203,14 +206,14 @@ public final class ResultStore: @unchecked Sendable {
     // MARK: - Helpers
 
     /// As `lookUp`, for a caller that holds the lock.
-    func lookUp(locked name: String, uid: UInt32) throws -> ResultIndex.Entry {
+    func lookUp(locked name: String, uid: UInt32, in index: ResultIndex) throws -> ResultIndex.Entry {
         guard let entry = index.entry(name: name, uid: uid) else { throw StorageError(.notFound, "no result named \(name)") }
         return entry
     }
 
     func lookUp(name: String, uid: UInt32) throws -> ResultIndex.Entry {
         guard ResultName.isValid(name) else { throw StorageError(.invalidArgument, "invalid result name \"\(name)\"") }
-        guard let entry = lock.withLock({ index.entry(name: name, uid: uid) }) else {
+        guard let entry = state.withLock({ $0.index.entry(name: name, uid: uid) }) else {
             throw StorageError(.notFound, "no result named \(name)")
         }
         return entry
@@ -227,7 +230,7 @@ public final class ResultStore: @unchecked Sendable {
                                                     label: "\(directory)/\(uid)/\(entry.fileName)")
             return try body(file)
         } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
-            lock.withLock { index.remove(name: entry.name, uid: uid) }
+            state.withLock { $0.index.remove(name: entry.name, uid: uid) }
             throw StorageError(.notFound, "no result named \(entry.name)")
         } catch let failure as Syscalls.Failure {
             throw StorageError(failure, while: "reading result \(entry.name)")

@@ -8,7 +8,7 @@ import Synchronization
 /// none is stamped twice. Worked through in order on a queue of its own: a TSA that does not
 /// answer is asked again after 0.5 s doubling to 8 s, and at once when a capture's own request
 /// went through; meanwhile `isWaitingForTSA` lets captures skip the TSA.
-public final class RestampQueue: @unchecked Sendable {  // `pending`, `backoff`, `generation`, `stopped` live on `queue`
+public final class RestampQueue: Sendable {
     struct Record: JournalRecord {
         var name: String
         var uid: UInt32
@@ -28,12 +28,17 @@ public final class RestampQueue: @unchecked Sendable {  // `pending`, `backoff`,
     private let store: ResultStore
     private let onEvent: @Sendable (Event) -> Void
     private let queue = DispatchQueue(label: "lensd-restamp")
-    private var pending: [Record] = []
-    private var backoff = ReconnectBackoff()
-    /// Bumped by every attempt, so a retry timer an earlier failure set does nothing once stale.
-    private var generation = 0
+    /// Used on `queue` only, so its lock is never contended (and never held across an attempt).
+    private let state: Mutex<State>
     private let waiting = Atomic<Bool>(false)
-    private var stopped = false
+
+    private struct State {
+        var pending: [Record]
+        var backoff = ReconnectBackoff()
+        /// Bumped by every attempt, so a retry timer an earlier failure set does nothing once stale.
+        var generation = 0
+        var stopped = false
+    }
 
     /// Any thread: the last attempt found no TSA answering, and the queue waits to try again.
     /// Captures need not wait for a TSA meanwhile: they are signed at once and queued.
@@ -45,7 +50,8 @@ public final class RestampQueue: @unchecked Sendable {  // `pending`, `backoff`,
         self.restamping = restamping
         self.store = store
         self.onEvent = onEvent
-        pending = journal.load(onDamaged: onDamagedRecord).sorted { $0.queued < $1.queued }
+        let pending = journal.load(onDamaged: onDamagedRecord).sorted { $0.queued < $1.queued }
+        state = Mutex(State(pending: pending))
         if !pending.isEmpty { queue.async { self.attempt() } }
     }
 
@@ -56,8 +62,11 @@ public final class RestampQueue: @unchecked Sendable {  // `pending`, `backoff`,
         try journal.save(record)
         waiting.store(true, ordering: .relaxed)
         queue.async {
-            self.pending.append(record)
-            if self.pending.count == 1 { self.attempt() }
+            let first = self.state.withLock { state in
+                state.pending.append(record)
+                return state.pending.count == 1
+            }
+            if first { self.attempt() }
         }
     }
 
@@ -65,30 +74,40 @@ public final class RestampQueue: @unchecked Sendable {  // `pending`, `backoff`,
     public func tsaAnswered() {
         waiting.store(false, ordering: .relaxed)
         queue.async {
-            self.backoff.reset()
-            if !self.pending.isEmpty { self.attempt() }
+            let anyPending = self.state.withLock { state in
+                state.backoff.reset()
+                return !state.pending.isEmpty
+            }
+            if anyPending { self.attempt() }
         }
     }
 
-    public var count: Int { queue.sync { pending.count } }
+    public var count: Int { queue.sync { state.withLock { $0.pending.count } } }
 
     /// Waits for the attempt under way, if any, and makes no more (shutdown). The records stay.
-    public func stop() { queue.sync { stopped = true } }
+    public func stop() { queue.sync { state.withLock { $0.stopped = true } } }
 
     /// Works through the queue in order. No TSA answering stops the pass (the rest would fare no
     /// better); a result that fails for a reason of its own goes after the others, so it holds
     /// none of them up.
     private func attempt() {
-        guard !stopped else { return }
-        generation += 1
+        let started = state.withLock { state in
+            guard !state.stopped else { return false }
+            state.generation += 1
+            return true
+        }
+        guard started else { return }
         var failedAlone: [Record] = []
         defer {
-            pending += failedAlone
+            let isEmpty = state.withLock { state in
+                state.pending += failedAlone
+                return state.pending.isEmpty
+            }
             if !failedAlone.isEmpty { retryLater() }
             // Nothing left to wait with: the next capture asks a TSA itself.
-            if pending.isEmpty { waiting.store(false, ordering: .relaxed) }
+            if isEmpty { waiting.store(false, ordering: .relaxed) }
         }
-        while let record = pending.first {
+        while let record = state.withLock({ $0.pending.first }) {
             // No usable device identity now (perhaps after an enrollment): try again later.
             guard let restamping = restamping() else { return retryLater() }
             let event: Event
@@ -103,25 +122,31 @@ public final class RestampQueue: @unchecked Sendable {  // `pending`, `backoff`,
             } catch let storage as StorageError where storage.kind == .notFound {
                 event = .dropped(name: record.name, uid: record.uid, reason: "the result was deleted before a TSA answered")
             } catch {
-                failedAlone.append(pending.removeFirst())
+                failedAlone.append(takeFirst())
                 continue
             }
             do { try journal.remove(record.name) } catch {
-                failedAlone.append(pending.removeFirst())
+                failedAlone.append(takeFirst())
                 continue
             }
-            pending.removeFirst()
-            backoff.reset()
+            state.withLock { state in
+                state.pending.removeFirst()
+                state.backoff.reset()
+            }
             if case .updated = event { waiting.store(false, ordering: .relaxed) }
             onEvent(event)
         }
     }
 
+    /// The record the attempt was about, off the front of the queue (only the queue takes any).
+    private func takeFirst() -> Record {
+        state.withLock { $0.pending.removeFirst() }
+    }
+
     private func retryLater() {
-        let due = generation
-        let delay = backoff.next()
+        let (due, delay) = state.withLock { ($0.generation, $0.backoff.next()) }
         queue.asyncAfter(deadline: .now() + .milliseconds(Int(delay / .milliseconds(1)))) {
-            if self.generation == due { self.attempt() }
+            if self.state.withLock({ $0.generation }) == due { self.attempt() }
         }
     }
 }

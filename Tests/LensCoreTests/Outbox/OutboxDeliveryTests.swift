@@ -150,6 +150,23 @@ final class OutboxDeliveryTests: XCTestCase {
         XCTAssertEqual(nginx.puts, [])
     }
 
+    /// What `stop` does to an upload in flight: once its AbortSignal is raised, the transfer
+    /// ends with a transport failure and nothing is stored.
+    func testARaisedAbortSignalEndsTheTransfer() throws {
+        let result = try harness.result(size: 1 << 20)
+        let abort = AbortSignal()
+        abort.raise()
+        let url = UploadURL.expand(nginx.url(tls: false), name: result.name, fileExtension: "jpg")
+        let upload = HTTPUpload(url: url, headers: [], caFile: nil, abort: abort)
+        let fd = Glibc.open(result.path, O_RDONLY)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { Glibc.close(fd) }
+        XCTAssertThrowsError(try upload.send(fd: fd, size: result.size)) { error in
+            XCTAssertTrue(error is HTTPUpload.TransportFailure, "\(error)")
+        }
+        XCTAssertEqual(nginx.storedFiles(), [])
+    }
+
     /// Status sequences nginx cannot produce come from Tests/oracle/scripted_http.py; its log
     /// lines, split at spaces.
     private func scriptedServer(_ statuses: String) throws -> (server: ServerProcess, port: Int, received: URL) {

@@ -4,9 +4,9 @@ import Synchronization
 /// A PKCS#11 module (the `pkcs11-module` shared object), loaded and C_Initialize'd once per path
 /// for the life of the process: C_Finalize would end every session of the module, including
 /// those of an identity still signing, and a second C_Initialize is an error.
-final class PKCS11Module: @unchecked Sendable {
-    // @unchecked Sendable: the function list is immutable, and the module was initialized with
-    // CKF_OS_LOCKING_OK, so it may be called from any thread.
+/// The function list is immutable, and the module was initialized with CKF_OS_LOCKING_OK, so it
+/// may be called from any thread.
+final class PKCS11Module: @unchecked Sendable {  // immutable C handle; the module was initialized to lock for itself
     let handle: OpaquePointer
     let path: String
 

@@ -4,9 +4,8 @@ import Synchronization
 
 /// A logged-in session on the token whose label a `pkcs11:` URI names. One session serves every
 /// call; the lock keeps one caller's C_SignInit/C_Sign or C_FindObjects* pairs from interleaving
-/// with another's, as PKCS#11 requires of a session.
-public final class PKCS11Token: @unchecked Sendable {
-    // @unchecked Sendable: `session` is only used under `lock`.
+/// with another's, as PKCS#11 requires of a session: `session` is only used under `lock`.
+public final class PKCS11Token: Sendable {
     private let module: PKCS11Module
     private let session: UInt
     private let lock = Mutex<Void>(())
