@@ -58,7 +58,8 @@ public enum CertificateRequest {
               X509_REQ_set1_signature_algo(request, algorithm) == 1,
               let signature = ASN1_BIT_STRING_new()
         else { throw CryptoError.openSSL(operation) }
-        guard ASN1_BIT_STRING_set(signature, UnsafeMutablePointer(mutating: der), Int32(der.count)) == 1 else {
+        var bytes = der  // copied by OpenSSL; `&` keeps the pointer valid for the call
+        guard ASN1_BIT_STRING_set(signature, &bytes, Int32(bytes.count)) == 1 else {
             ASN1_BIT_STRING_free(signature)
             throw CryptoError.openSSL(operation)
         }

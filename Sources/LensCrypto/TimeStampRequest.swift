@@ -20,10 +20,11 @@ public struct TimeStampRequest: Sendable {
         defer { TS_REQ_free(request); TS_MSG_IMPRINT_free(message); X509_ALGOR_free(algorithm); BN_free(number) }
         guard let integer = BN_to_ASN1_INTEGER(number, nil) else { throw CryptoError.openSSL(operation) }
         defer { ASN1_INTEGER_free(integer) }
-        // The set_* calls copy their argument.
+        // The set_* calls copy their argument; `&` keeps the imprint's pointer valid for its call.
+        var imprintBytes = imprint
         guard X509_ALGOR_set0(algorithm, OBJ_nid2obj(NID_sha256), V_ASN1_NULL, nil) == 1,
               TS_MSG_IMPRINT_set_algo(message, algorithm) == 1,
-              TS_MSG_IMPRINT_set_msg(message, UnsafeMutablePointer(mutating: imprint), Int32(imprint.count)) == 1,
+              TS_MSG_IMPRINT_set_msg(message, &imprintBytes, Int32(imprintBytes.count)) == 1,
               TS_REQ_set_version(request, 1) == 1,
               TS_REQ_set_msg_imprint(request, message) == 1,
               TS_REQ_set_nonce(request, integer) == 1,
