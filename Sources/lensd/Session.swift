@@ -199,7 +199,7 @@ final class Session: BusInterface, @unchecked Sendable {  // confined to the loo
         let name = try LensService.resultName(call), uid = uid
         return service.fromStore(call) { store in
             let stored = try store.result(name: name, uid: uid)
-            return ([Wire.result(stored)], try store.fetchDescriptor(name: name, uid: uid))
+            return ([Wire.result(stored)], try store.fetchDescriptor(name: name, uid: uid).take())
         }
     }
 
