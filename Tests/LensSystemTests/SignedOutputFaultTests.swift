@@ -21,13 +21,19 @@ final class SignedOutputFaultTests: FaultInjectionTestCase {
         return url
     }()
 
-    private func signer() throws -> JPEGSigner {
+    /// ffmpeg's layout (moov last): signing inserts the manifest box and copies the rest.
+    nonisolated(unsafe) private static let video = try! TestMP4.make(at: fixtures.file("video.mp4"), .h264MoovLast, seconds: 1)
+
+    private func writer() throws -> ManifestWriter {
         let key = try KeySigner(keyPEM: try String(contentsOf: Self.pki.key, encoding: .utf8),
                                 chainPEM: try String(contentsOf: Self.pki.chain, encoding: .utf8))
         let generator = ClaimGeneratorInfo(name: "lensd", version: "0.1.0-test", operatingSystem: "Linux")
-        return try JPEGSigner(writer: ManifestWriter(generator: generator,
-                                                 assertions: [ActionsAssertion(when: Date(), digitalSourceType: .digitalCapture)],
-                                                 signer: key))
+        return try ManifestWriter(generator: generator,
+                                  assertions: [ActionsAssertion(when: Date(), digitalSourceType: .digitalCapture)], signer: key)
+    }
+
+    private func signer() throws -> JPEGSigner {
+        try JPEGSigner(writer: writer())
     }
 
     /// Signs the photo into `name` in the test's directory; small buffers, so the background
@@ -80,5 +86,15 @@ final class SignedOutputFaultTests: FaultInjectionTestCase {
         let anchors = try Certificate.parsePEM(try String(contentsOf: Self.pki.root, encoding: .utf8))
         let report = try Verifier(trustAnchors: anchors).verify(fileAt: tmp.file("signed.jpg").path)
         XCTAssertEqual(report.state, .trusted, "\(report)")
+    }
+
+    /// MP4 signing copies through the background writer (HashingCopier) too.
+    func testMP4SigningMeetingAFullDiskLeavesNothing() throws {
+        let signer = MP4Signer(writer: try writer())
+        inject(.noSpace, into: .write, skipping: 3)
+        assertFails(with: .noSpace) { try signer.sign(inputPath: Self.video.path, outputPath: tmp.file("signed.mp4").path) }
+        XCTAssertEqual(try leftovers(), [])
+        try signer.sign(inputPath: Self.video.path, outputPath: tmp.file("signed.mp4").path)
+        XCTAssertEqual(try leftovers(), ["signed.mp4"])
     }
 }
