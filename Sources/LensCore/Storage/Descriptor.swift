@@ -5,7 +5,7 @@ import LensSystem
 /// An owned file descriptor for the storage, identity and MP4 code: LensSystem's
 /// `FileDescriptor` (which makes the calls, retrying EINTR) with failures as `Syscalls.Failure`,
 /// the error these callers match on. Closed when it goes out of scope unless `release()` hands it on.
-struct Descriptor: ~Copyable {
+struct Descriptor: ~Copyable, Sendable {
     let file: FileDescriptor
 
     init(owning raw: Int32) {
