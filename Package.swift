@@ -31,14 +31,17 @@ let package = Package(
         .target(name: "CPKCS11", cSettings: [.unsafeFlags(["-I/usr/include/p11-kit-1"])], linkerSettings: [.linkedLibrary("dl")]),
 
         // Swift modules.
+        // File descriptors, errno and the one place file system calls are made (EINTR retried,
+        // faults injectable by tests): pure Swift over Glibc, below C2PA, LensCore and LensClient.
+        .target(name: "LensSystem"),
         .target(name: "LensCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "C2PA", dependencies: ["LensCrypto"]),
+        .target(name: "C2PA", dependencies: ["LensCrypto", "LensSystem"]),
         .target(name: "LensBus", dependencies: ["CSystemd"]),
         // JPEG decoding, encoding and scaling over libturbojpeg: its own module so that lensctl gets
         // it without LensCore's libraries (curl, gps, v4l2, openh264), which cost its start-up ~6 ms.
         .target(name: "LensImaging", dependencies: ["CTurboJPEG"]),
-        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "LensImaging", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11", "CALSA", "COpus"]),
-        .target(name: "LensClient", dependencies: ["LensBus", "LensFace"]),
+        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "LensSystem", "LensImaging", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11", "CALSA", "COpus"]),
+        .target(name: "LensClient", dependencies: ["LensBus", "LensFace", "LensSystem"]),
         // Face detection and auto-capture: pure Swift, no C library (JPEG decoding stays with the caller).
         // Optimized in debug builds too: its pixel loops unoptimized score about one frame a second,
         // too slow for the daemon's tests (and ten times slower still in the vivid VM).
@@ -46,7 +49,8 @@ let package = Package(
 
         // Executables.
         // LensImaging for its JPEG decoder (detect-faces), LensFace for the detector and the instruction texts.
-        .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient", "LensImaging", "LensFace"],
+        .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient", "LensImaging", "LensFace",
+                                                         "LensSystem"],
                           path: "clients/lensctl"),
         .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace"]),
         // The daemon's core is a library so that its state machine and flows are tested without a bus.
@@ -55,6 +59,10 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "LensCryptoTests", dependencies: ["LensCrypto"]),
+        // The fault seam through LensSystem itself and two real callers: C2PA's signed output
+        // file and LensClient's OutputFile (what lensctl writes results with); LensImaging makes the photo.
+        .testTarget(name: "LensSystemTests", dependencies: ["LensSystem", "C2PA", "LensCrypto", "LensClient", "LensImaging",
+                                                            "LensTestSupport"]),
         .target(name: "LensTestSupport", path: "Tests/LensTestSupport"),
         // A scriptable D-Bus peer for the integration tests (a separate process, any user).
         .executableTarget(name: "lensd-test-peer", dependencies: ["LensBus"], path: "Tests/LensdPeer"),
@@ -63,6 +71,6 @@ let package = Package(
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensFaceTests", dependencies: ["LensFace", "LensCore", "LensTestSupport"]),
         .testTarget(name: "LensDaemonTests", dependencies: ["LensDaemon", "LensBus", "LensCore", "LensTestSupport"]),
-        .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "C2PA", "LensCrypto", "LensTestSupport"]),
+        .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "LensSystem", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]
 )

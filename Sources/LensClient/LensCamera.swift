@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensSystem
 
 /// lensd's camera, as the mobile SDK's app object is: create one, start a capture session,
 /// begin captures, and receive the thumbnail and then the signed photo through the delegate
@@ -103,32 +104,36 @@ public final class LensCamera: Sendable {
     /// The exact signed bytes of a result of this user, read from the sealed memfd FetchResult
     /// hands out (from offset 0: the fd's offset is shared with anyone else holding it).
     public func fetchResult(_ name: String) throws(LensClientError) -> Data {
-        let (fd, info) = try openResult(name)
-        defer { Glibc.close(fd) }
-        return try ResultFile.read(fd, size: info.size, name: name)
+        try withResult(name) { (file, info) throws(LensClientError) in try ResultFile.read(file, size: info.size, name: name) }
     }
 
     /// Copies a result of this user — a video, which can be hundreds of MB — into `destination`
     /// at its current offset, without holding it in memory (sendfile where the destination
     /// takes it). Returns what lensd says of the bytes, including their SHA-256.
     @discardableResult
-    public func fetchResult(_ name: String, into destination: FileHandle) throws(LensClientError) -> LensResultInfo {
-        let (fd, info) = try openResult(name)
-        defer { Glibc.close(fd) }
-        try ResultFile.copy(fd, size: info.size, to: destination.fileDescriptor, name: name)
-        return info
+    public func fetchResult(_ name: String, into destination: borrowing FileDescriptor) throws(LensClientError) -> LensResultInfo {
+        try withResult(name) { (file, info) throws(LensClientError) in
+            try ResultFile.copy(file, size: info.size, to: destination, name: name)
+            return info
+        }
     }
 
-    /// FetchResult: the sealed memfd (the caller closes it) and its info.
-    private func openResult(_ name: String) throws(LensClientError) -> (fd: Int32, info: LensResultInfo) {
+    /// As above, into a FileHandle's descriptor, which stays the handle's.
+    @discardableResult
+    public func fetchResult(_ name: String, into destination: FileHandle) throws(LensClientError) -> LensResultInfo {
+        try FileDescriptor.borrowing(destination.fileDescriptor) { (destination) throws(LensClientError) in
+            try fetchResult(name, into: destination)
+        }
+    }
+
+    /// FetchResult: runs `body` with the sealed memfd (closed afterwards) and its info.
+    private func withResult<Result>(
+        _ name: String, _ body: (borrowing FileDescriptor, LensResultInfo) throws(LensClientError) -> Result
+    ) throws(LensClientError) -> Result {
         let reply = try sessionCall("FetchResult", [.string(name)])
         guard reply.count == 2, let fd = reply[0].fdValue else { throw .internal("FetchResult answered \(reply)") }
-        do {
-            return (fd, try LensResultInfo(try Fields(reply[1], "FetchResult info")))
-        } catch {
-            Glibc.close(fd)
-            throw error
-        }
+        let file = FileDescriptor(adopting: fd)
+        return try body(file, try LensResultInfo(try Fields(reply[1], "FetchResult info")))
     }
 
     // MARK: Calls

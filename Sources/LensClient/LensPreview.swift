@@ -1,11 +1,13 @@
 import Foundation
 import LensBus
+import LensSystem
 import Synchronization
 
 /// The read end of a preview's pipe, for apps that hand the stream to another reader —
 /// GStreamer's `fdsrc fd=N ! jpegparse ! jpegdec`, or FFmpeg's `-f mjpeg -i pipe:N`. It belongs
 /// to its LensPreview and is closed with it; `dup` it to keep it longer.
 public struct LensPreviewDescriptor: Sendable, Equatable {
+    // A raw number on purpose: it is for other processes and C libraries, never owned by the holder.
     public let rawValue: Int32
 }
 
@@ -99,9 +101,15 @@ private final class PipeReader: Sendable {
         var splitter = MJPEGSplitter()
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while !state.withLock({ $0.released }) {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { return LensClientError.disconnected("reading the preview failed: \(String(cString: strerror(errno)))") }
+            let count: Int
+            do {
+                // The descriptor stays this reader's: closed as described above.
+                count = try FileDescriptor.borrowing(fd) { (pipe) throws(Errno) in
+                    try chunk.withUnsafeMutableBufferPointer { (buffer) throws(Errno) in try pipe.read(into: UnsafeMutableRawBufferPointer(buffer)) }
+                }
+            } catch {
+                return LensClientError.disconnected("reading the preview failed: \(error)")
+            }
             if count == 0 { return nil }
             do {
                 for jpeg in try splitter.append(chunk[..<count]) { yield(try LensPreviewFrame(jpeg: jpeg)) }

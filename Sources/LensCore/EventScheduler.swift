@@ -3,6 +3,7 @@
 /// loop thread.
 public protocol EventScheduler: AnyObject, Sendable {
     /// Calls `handler` whenever `fd` is readable (or has hung up) until the returned token is cancelled.
+    // A raw number: the watch only borrows it for sd-event's C API; its owner keeps and closes it.
     func watchReadable(fd: Int32, _ handler: @escaping () -> Void) throws -> ScheduledEvent
     /// Calls `work` once after `delay`.
     func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledEvent

@@ -213,7 +213,7 @@ final class Session: BusInterface {
         let name = try StoreCalls.resultName(caller.call), uid = uid
         return service.storeCalls.answer(caller.call) { store in
             let stored = try store.result(name: name, uid: uid)
-            return ([Wire.result(stored)], try store.fetchDescriptor(name: name, uid: uid))
+            return ([Wire.result(stored)], try store.fetchDescriptor(name: name, uid: uid).take())
         }
     }
 

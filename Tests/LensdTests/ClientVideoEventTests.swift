@@ -1,6 +1,7 @@
 import Foundation
 @testable import LensBus
 @testable import LensClient
+import LensSystem
 import LensTestSupport
 import XCTest
 
@@ -109,6 +110,13 @@ final class ClientVideoEventTests: XCTestCase {
         XCTAssertEqual(delegate.offQueue, 0)
     }
 
+    /// ResultFile.copy between descriptors the test owns and closes itself.
+    private func copy(_ source: Int32, size: UInt64, to destination: Int32, name: String) throws {
+        try FileDescriptor.borrowing(source) { (from) throws in
+            try FileDescriptor.borrowing(destination) { (to) throws in try ResultFile.copy(from, size: size, to: to, name: name) }
+        }
+    }
+
     /// FetchResult into a file: every byte, at the destination's offset, also where sendfile
     /// refuses the destination (O_APPEND); the source's own offset is never moved.
     func testAResultIsCopiedWholeIntoAFile() throws {
@@ -124,7 +132,7 @@ final class ClientVideoEventTests: XCTestCase {
 
         let plain = tmp.file("plain")
         let plainFD = open(plain.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        try ResultFile.copy(sourceFD, size: UInt64(bytes.count), to: plainFD, name: "plain")
+        try copy(sourceFD, size: UInt64(bytes.count), to: plainFD, name: "plain")
         close(plainFD)
         XCTAssertEqual(try Data(contentsOf: plain), Data(bytes))
 
@@ -132,7 +140,7 @@ final class ClientVideoEventTests: XCTestCase {
         let appended = tmp.file("appended")
         try prefix.write(to: appended)
         let appendFD = open(appended.path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        try ResultFile.copy(sourceFD, size: UInt64(bytes.count), to: appendFD, name: "appended")
+        try copy(sourceFD, size: UInt64(bytes.count), to: appendFD, name: "appended")
         close(appendFD)
         XCTAssertEqual(try Data(contentsOf: appended), prefix + Data(bytes))
         XCTAssertEqual(lseek(sourceFD, 0, SEEK_CUR), 11)
@@ -140,7 +148,7 @@ final class ClientVideoEventTests: XCTestCase {
         // A result shorter than announced is an error, not a hang or a short file taken for whole.
         let shortFD = open(tmp.file("short").path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         defer { close(shortFD) }
-        XCTAssertThrowsError(try ResultFile.copy(sourceFD, size: UInt64(bytes.count) + 1, to: shortFD, name: "short")) {
+        XCTAssertThrowsError(try copy(sourceFD, size: UInt64(bytes.count) + 1, to: shortFD, name: "short")) {
             XCTAssertTrue(($0 as? LensClientError)?.message.contains("ends early") == true, "\($0)")
         }
     }

@@ -23,6 +23,11 @@ struct CommandFailure: Error {
         self.message = message
     }
 
+    /// A refused `-o` target (exit 2 for a misuse) or a failed write of the result.
+    init(_ failure: OutputFile.Failure) {
+        self.init(failure.isUsage ? .usage : .failed, failure.message)
+    }
+
     /// A LensClient error as the exit code that means it.
     init(_ error: LensClientError) {
         switch error {

@@ -29,11 +29,9 @@ enum FetchCommand: Command {
             throw CommandFailure(.failed, "you have no result named \(name); see lensctl results")
         }
         let (path, info) = try OutputFile.write(to: target, name: name, fileExtension: stored.isVideo ? "mp4" : "jpg",
-                                                overwrite: force) { fd in
-            let info = try Connection.client { () throws(LensClientError) in
-                try camera.fetchResult(name, into: FileHandle(fileDescriptor: fd, closeOnDealloc: false))
-            }
-            let sha256 = try SHA256Hex.of(fileDescriptor: fd, path: "result \(name)")
+                                                overwrite: force) { file in
+            let info = try Connection.client { () throws(LensClientError) in try camera.fetchResult(name, into: file) }
+            let sha256 = try SHA256Hex.of(file, path: "result \(name)")
             guard sha256 == info.sha256 else {
                 throw CommandFailure(.failed, "result \(name) arrived damaged: sha256 \(sha256), lensd announced \(info.sha256)")
             }

@@ -1,4 +1,5 @@
 import LensBus
+import LensClient
 
 /// lensctl: the command-line client of lensd.
 enum LensCtl {
@@ -46,7 +47,11 @@ enum LensCtl {
             return .ok
         }
         do {
-            return try command.run(arguments)
+            do {
+                return try command.run(arguments)
+            } catch let failure as OutputFile.Failure {
+                throw CommandFailure(failure)
+            }
         } catch let failure as CommandFailure {
             Output.error(failure.message)
             // One line, so that it also fits a JSON Lines stream (watch).

@@ -1,5 +1,6 @@
 import Foundation
 import LensClient
+import LensSystem
 
 /// `lensctl preview`: the live preview as an MJPEG stream, to stdout (for a player) or a file.
 enum PreviewCommand: Command {
@@ -57,7 +58,7 @@ enum PreviewCommand: Command {
         }
         let streamer = PreviewStreamer(preview: preview, request: request, stop: stop)
         guard !target.isStandardOutput else {
-            let written = try streamer.copy(to: STDOUT_FILENO)
+            let written = try FileDescriptor.borrowing(STDOUT_FILENO) { try streamer.copy(to: $0) }
             return written.complete ? .ok : .failed
         }
         // In a directory: preview.jpg for one frame, preview.mjpeg for a stream.

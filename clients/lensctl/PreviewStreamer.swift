@@ -1,5 +1,6 @@
 import Foundation
 import LensClient
+import LensSystem
 
 /// Copies a preview's frames from its descriptor to an output, whole frames only, until the
 /// request is met, a stop signal comes, the output's reader leaves, or the preview ends.
@@ -9,7 +10,7 @@ struct PreviewStreamer {
     let stop: StopSignals
 
     /// Frames written, and whether the run ended as asked — not by lensd ending the preview.
-    func copy(to output: Int32) throws -> (frames: Int, complete: Bool) {
+    func copy(to output: borrowing FileDescriptor) throws -> (frames: Int, complete: Bool) {
         let fd = preview.descriptor.rawValue
         var splitter = MJPEGSplitter()
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
@@ -26,8 +27,10 @@ struct PreviewStreamer {
                 }
                 continue
             }
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            // The preview's descriptor stays its LensPreview's.
+            let count = (try? FileDescriptor.borrowing(fd) { (input) throws(Errno) in
+                try chunk.withUnsafeMutableBufferPointer { (buffer) throws(Errno) in try input.read(into: UnsafeMutableRawBufferPointer(buffer)) }
+            }) ?? 0
             guard count > 0 else {
                 Output.error("the preview ended after \(frames) frames (the camera claim ended, or lensd stopped)")
                 return (frames, false)
@@ -47,14 +50,13 @@ struct PreviewStreamer {
     }
 
     /// false when the output's reader went away (EPIPE): the stream's end, as the reader chose.
-    private func write(_ frame: [UInt8], to output: Int32) throws -> Bool {
-        var offset = 0
-        while offset < frame.count {
-            let count = frame.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && errno == EPIPE { return false }
-            guard count > 0 else { throw CommandFailure(.failed, "cannot write the preview: \(String(cString: strerror(errno)))") }
-            offset += count
+    private func write(_ frame: [UInt8], to output: borrowing FileDescriptor) throws -> Bool {
+        do {
+            try output.writeAll(frame)
+        } catch .brokenPipe {
+            return false
+        } catch {
+            throw CommandFailure(.failed, "cannot write the preview: \(error)")
         }
         return true
     }

@@ -78,18 +78,16 @@ enum RecordCommand: Command {
         // Checked before it is published, on the file itself, so that standard output works too.
         let anchor = stored.signed ? try Connection.client { () throws(LensClientError) in try camera.trustAnchor() } : nil
         let (path, (sha256, report)) = try OutputFile.write(to: target, name: stored.name, fileExtension: "mp4",
-                                                            overwrite: force) { fd in
-            let info = try Connection.client { () throws(LensClientError) in
-                try camera.fetchResult(stored.name, into: FileHandle(fileDescriptor: fd, closeOnDealloc: false))
-            }
-            let sha256 = try SHA256Hex.of(fileDescriptor: fd, path: "the video")
+                                                            overwrite: force) { file in
+            let info = try Connection.client { () throws(LensClientError) in try camera.fetchResult(stored.name, into: file) }
+            let sha256 = try SHA256Hex.of(file, path: "the video")
             guard sha256 == info.sha256, info.size == stored.info.size else {
                 throw CommandFailure(.failed, "video \(stored.name) arrived damaged: sha256 \(sha256) of \(info.size) bytes, "
                                      + "lensd announced \(info.sha256) of \(stored.info.size)")
             }
             // As capture does: lensd's own verifier, trusting the anchor lensd hands out.
             let report = anchor.map { anchor in
-                Result { try Verifier(trustAnchors: try Certificate.parsePEM(anchor)).verify(fileAt: "/proc/self/fd/\(fd)") }
+                Result { try Verifier(trustAnchors: try Certificate.parsePEM(anchor)).verify(fileAt: "/proc/self/fd/\(file.rawValue)") }
             }
             return (sha256, report)
         }

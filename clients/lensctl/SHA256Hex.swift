@@ -1,5 +1,6 @@
 import Foundation
 import LensCrypto
+import LensSystem
 
 /// SHA-256 as the lower-case hex lensd announces it (PhotoSigned, FetchResult).
 enum SHA256Hex {
@@ -8,19 +9,20 @@ enum SHA256Hex {
     }
 
     /// Of a whole file, read back in pieces from offset 0: a video need not fit in memory.
-    static func of(fileDescriptor fd: Int32, path: String) throws -> String {
+    static func of(_ file: borrowing FileDescriptor, path: String) throws -> String {
         let hasher = LensCrypto.Hasher(.sha256)  // not the standard library's Hasher
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: off_t = 0
+        var offset = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw CommandFailure(.failed, "cannot read back \(path): \(String(cString: strerror(errno)))")
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
+            } catch {
+                throw CommandFailure(.failed, "cannot read back \(path): \(error)")
             }
             if count == 0 { return hex(hasher.finalize()) }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            offset += off_t(count)
+            offset += count
         }
     }
 

@@ -55,39 +55,40 @@ public struct JPEGSigner: Sendable {
     }
 
     /// Signs the JPEG at `inputPath` into `outputPath` (created or truncated) in one pass over a
-    /// read-only mapping of the input: the header goes out first, a gap of the store's final size
+    /// read-only mapping of the input, atomically (`AtomicOutput`): the header goes out first, a gap of the store's final size
     /// is left, the rest is hashed straight from the mapping while a second thread writes the part
     /// hashed before, and the signed store is written into the gap at the end.
     public func sign(inputPath: String, outputPath: String, bufferSize: Int = 4 << 20) throws {
         let input = try POSIXFile(path: inputPath, flags: O_RDONLY)
-        let mapping = try MappedFile(input)
-        let raw = mapping.bytes
-        guard let insertion = try Self.insertionOffset(raw, isWholeFile: true) else {
-            throw C2PAError.malformed("JPEG has no start of scan")
-        }
-        let plan = try layout(insertionAt: insertion)
-        let output = try POSIXFile(path: outputPath, flags: O_WRONLY | O_CREAT | O_TRUNC)
-        let hasher = Hasher(.sha256)
-        let head = UnsafeRawBufferPointer(rebasing: raw[..<insertion])
-        hasher.update(head)
-        try output.write(head)
-        try output.seek(to: insertion + plan.segmentsLength)
-        let writer = BackgroundWriter(fd: output.fd, path: output.path)
-        var offset = insertion
-        do {
-            while offset < raw.count {
-                let chunk = UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + bufferSize)])
-                hasher.update(chunk)
-                try writer.write(chunk)
-                offset += chunk.count
+        try input.withBytes { raw in
+            guard let insertion = try Self.insertionOffset(raw, isWholeFile: true) else {
+                throw C2PAError.malformed("JPEG has no start of scan")
             }
-        } catch {
-            try? writer.finish()
-            throw error
+            let plan = try layout(insertionAt: insertion)
+            try AtomicOutput.write(to: outputPath) { output in
+                let hasher = Hasher(.sha256)
+                let head = UnsafeRawBufferPointer(rebasing: raw[..<insertion])
+                hasher.update(head)
+                try output.write(head)
+                try output.seek(to: insertion + plan.segmentsLength)
+                let writer = try BackgroundWriter(output: output)
+                var offset = insertion
+                do {
+                    while offset < raw.count {
+                        let chunk = UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + bufferSize)])
+                        hasher.update(chunk)
+                        try writer.write(chunk)
+                        offset += chunk.count
+                    }
+                } catch {
+                    try? writer.finish()
+                    throw error
+                }
+                try writer.finish()
+                let store = try plan.store(hash: hasher.finalize())
+                try output.write(JPEGXT.segments(store: store, chunk: chunkSize), at: insertion)
+            }
         }
-        try writer.finish()
-        let store = try plan.store(hash: hasher.finalize())
-        try output.write(JPEGXT.segments(store: store, chunk: chunkSize), at: insertion)
     }
 
     /// The size of the APP11 segments and a way to build the store once the hash is known.

@@ -38,7 +38,7 @@ public struct MP4Signer: Sendable {
         try file.sync()
     }
 
-    /// Signs any MP4 into outputPath (created; the input untouched): into a `free` box directly after ftyp
+    /// Signs any MP4 into outputPath (replaced atomically, see `AtomicOutput`; the input untouched): into a `free` box directly after ftyp
     /// when one is there and large enough, else by inserting the uuid box after ftyp and shifting every
     /// stco/co64 entry (moov/trak/mdia/minf/stbl, all traks); refuses (unsupported) fragmented files
     /// (moof/sidx) and files that already carry a C2PA uuid box. Hashes in one pass like JPEGSigner.
@@ -55,29 +55,30 @@ public struct MP4Signer: Sendable {
         let gap = reusable?.size ?? needed
         let shift = reusable == nil ? needed : 0
 
-        let output = try POSIXFile(path: outputPath, flags: O_WRONLY | O_CREAT | O_TRUNC)
-        try output.seek(to: ftyp.end + gap)
         let head = try input.read(count: ftyp.size, at: 0)
-        let hasher = BMFFHasher()
-        try hasher.add(box: head, at: 0)
-        try hasher.begin(head: try ContentProvenanceBox.header(size: gap), at: ftyp.end)
-        let copier = HashingCopier(output: output)
-        for box in boxes.dropFirst(reusable == nil ? 1 : 2) {
-            if box.type == "moov" && shift != 0 {
-                var moov = try input.read(count: box.size, at: box.offset)
-                try MP4ChunkOffsets.shift(moov: &moov, box: box, by: shift)
-                try hasher.add(box: moov, at: box.offset + shift)
-                try copier.write(moov, hashingInto: nil)
-            } else {
-                var moved = box
-                moved.offset += shift
-                try hasher.begin(moved) { try input.read(count: $1, at: $0 - shift) }
-                try copier.copy(from: input, range: box.range, hashingInto: hasher)
+        try AtomicOutput.write(to: outputPath) { output in
+            try output.seek(to: ftyp.end + gap)
+            let hasher = BMFFHasher()
+            try hasher.add(box: head, at: 0)
+            try hasher.begin(head: try ContentProvenanceBox.header(size: gap), at: ftyp.end)
+            let copier = try HashingCopier(output: output)
+            for box in boxes.dropFirst(reusable == nil ? 1 : 2) {
+                if box.type == "moov" && shift != 0 {
+                    var moov = try input.read(count: box.size, at: box.offset)
+                    try MP4ChunkOffsets.shift(moov: &moov, box: box, by: shift)
+                    try hasher.add(box: moov, at: box.offset + shift)
+                    try copier.write(moov, hashingInto: nil)
+                } else {
+                    var moved = box
+                    moved.offset += shift
+                    try hasher.begin(moved) { try input.read(count: $1, at: $0 - shift) }
+                    try copier.copy(from: input, range: box.range, hashingInto: hasher)
+                }
             }
+            try copier.finish()
+            let signed = try signedBox(hash: hasher.finalize(), size: gap)
+            try output.write(head + signed, at: 0)
         }
-        try copier.finish()
-        let signed = try signedBox(hash: hasher.finalize(), size: gap)
-        try output.write(head + signed, at: 0)
     }
 
     /// A plain, finished, unsigned MP4: ftyp first, a moov, no fragments, no manifest yet.

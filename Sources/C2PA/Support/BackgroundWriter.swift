@@ -1,4 +1,5 @@
 import Foundation
+import LensSystem
 
 /// Writes chunks to a file on its own thread, so hashing the next chunk overlaps writing the last:
 /// signing a file then costs about what hashing it costs. One write is in flight at a time; the
@@ -6,15 +7,18 @@ import Foundation
 final class BackgroundWriter: @unchecked Sendable {  // `pending` is a caller's buffer handed over by the semaphores, not a value a lock could hold
     // Guarded by the semaphores' hand-off: the caller fills `pending` only after `idle`, the thread
     // reads it only after `work`.
-    private let file: POSIXFileReference
+    // A second descriptor of the output (sharing its position), owned by this writer's thread.
+    private let file: FileDescriptor
+    private let path: String
     private let work = DispatchSemaphore(value: 0)
     private let idle = DispatchSemaphore(value: 1)
     private let stopped = DispatchSemaphore(value: 0)
     private var pending: UnsafeRawBufferPointer?
     private var failure: Error?
 
-    init(fd: Int32, path: String) {
-        file = POSIXFileReference(fd: fd, path: path)
+    init(output: borrowing POSIXFile) throws {
+        file = try output.io("dup") { (file) throws(Errno) in try file.duplicate() }
+        path = output.path
         Thread.detachNewThread { [self] in loop() }
     }
 
@@ -39,7 +43,7 @@ final class BackgroundWriter: @unchecked Sendable {  // `pending` is a caller's 
         while true {
             work.wait()
             guard let chunk = pending else { break }
-            do { try file.write(chunk) } catch { failure = error }
+            do { try file.writeAll(chunk) } catch { failure = C2PAError.io("write \(path)", error) }
             idle.signal()
         }
         stopped.signal()

@@ -1,3 +1,5 @@
+import LensSystem
+
 /// Errors of the C2PA engine. Verification problems are not errors: they are status codes in a report.
 public enum C2PAError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The asset carries no C2PA manifest store.
@@ -10,6 +12,9 @@ public enum C2PAError: Error, Equatable, CustomStringConvertible, Sendable {
     case signing(String)
     /// The signed manifest needs `needed` bytes where only `available` were reserved; nothing was written.
     case doesNotFit(needed: Int, available: Int)
+    /// A system call on a file failed: `what` names the call and the file, `errno` why
+    /// (`.noSpace` for a full disk, `.io` for a failing device).
+    case io(String, Errno)
 
     public var description: String {
         switch self {
@@ -19,6 +24,7 @@ public enum C2PAError: Error, Equatable, CustomStringConvertible, Sendable {
         case .signing(let why): return "signing failed: \(why)"
         case .doesNotFit(let needed, let available):
             return "the manifest needs \(needed) bytes, \(available) were reserved"
+        case .io(let what, let errno): return "\(what): \(errno)"
         }
     }
 }

@@ -9,9 +9,9 @@ final class HashingCopier {
 
     /// 4 MiB buffers: on a busy 2-core machine, 1 MiB hand-offs between the threads cost a third
     /// more than the hash itself on a 52 MB MP4 (4 MiB: a quarter).
-    init(output: borrowing POSIXFile, bufferSize: Int = 4 << 20) {
+    init(output: borrowing POSIXFile, bufferSize: Int = 4 << 20) throws {
+        writer = try BackgroundWriter(output: output)
         buffers = (0..<2).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: max(bufferSize, 4096), alignment: 64) }
-        writer = BackgroundWriter(fd: output.fd, path: output.path)
     }
 
     deinit {

@@ -1,30 +1,36 @@
+import LensSystem
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
-/// A file descriptor with the few calls the streaming signer needs; errors carry errno's text.
+/// A file the signer and verifier read or write, with its path for error messages: a
+/// `FileDescriptor` whose failures become `C2PAError.io` naming the call and the file.
 struct POSIXFile: ~Copyable {
-    let fd: Int32
+    let descriptor: FileDescriptor
     let path: String
 
     init(path: String, flags: Int32, mode: mode_t = 0o644) throws {
-        let fd = open(path, flags | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw Self.error("open", path) }
-        self.fd = fd
+        do {
+            descriptor = try FileDescriptor.open(path, flags, mode: mode)
+        } catch {
+            // Documented for the verifier: a file that cannot be opened is unsupported input.
+            throw C2PAError.unsupported("open \(path): \(error)")
+        }
         self.path = path
     }
 
-    deinit { close(fd) }
+    /// Runs one descriptor call; its errno becomes a `C2PAError.io` naming `call` and the file.
+    func io<Result: ~Copyable>(_ call: String, _ body: (borrowing FileDescriptor) throws(Errno) -> Result) throws(C2PAError) -> Result {
+        do {
+            return try body(descriptor)
+        } catch {
+            throw C2PAError.io("\(call) \(path)", error)
+        }
+    }
 
     /// Reads up to `buffer.count` bytes; 0 means end of file.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
-            if errno != EINTR { throw Self.error("read", path) }
-        }
+        try io("read") { (file) throws(Errno) in try file.read(into: buffer) }
     }
 
     /// Reads exactly `count` bytes at `offset`; a file that ends first is malformed input.
@@ -37,17 +43,7 @@ struct POSIXFile: ~Copyable {
 
     /// Reads up to `buffer.count` bytes at `offset` without moving the file position; fewer only at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
-        var done = 0
-        while done < buffer.count {
-            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Self.error("read", path)
-            }
-            if n == 0 { break }
-            done += n
-        }
-        return done
+        try io("read") { (file) throws(Errno) in try file.read(into: buffer, at: offset) }
     }
 
     /// `prefix` (what was read already) and the rest of the file: for a regular file one buffer of
@@ -70,58 +66,41 @@ struct POSIXFile: ~Copyable {
     }
 
     var size: Int {
-        get throws {
-            var status = stat()
-            guard fstat(fd, &status) == 0 else { throw Self.error("stat", path) }
-            return Int(status.st_size)
-        }
+        get throws { try io("stat") { (file) throws(Errno) in try file.size() } }
     }
 
     func sync() throws {
-        guard fsync(fd) == 0 else { throw Self.error("fsync", path) }
+        try io("fsync") { (file) throws(Errno) in try file.sync() }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        try POSIXFileReference(fd: fd, path: path).write(bytes)
+        try io("write") { (file) throws(Errno) in try file.writeAll(bytes) }
     }
 
     func write(_ bytes: [UInt8], at offset: Int) throws {
-        try bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.error("write", path)
-                }
-                done += n
-            }
-        }
+        try io("write") { (file) throws(Errno) in try file.writeAll(bytes, at: offset) }
     }
 
     func seek(to offset: Int) throws {
-        guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else { throw Self.error("seek", path) }
+        try io("seek") { (file) throws(Errno) in _ = try file.seek(to: offset) }
     }
 
-    static func error(_ call: String, _ path: String) -> C2PAError {
-        .unsupported("\(call) \(path): \(String(cString: strerror(errno)))")
+    /// Runs `body` over the whole file mapped read-only (pages populated up front), for a regular
+    /// file that is not empty; nil for anything else (a pipe), which the caller then reads. The
+    /// mapping is undone when `body` returns. Whoever can shrink the file meanwhile can make a read
+    /// of the lost pages fault (SIGBUS): map only what the caller's process may lose that way.
+    func mapped<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result? {
+        let status = try io("stat") { (file) throws(Errno) in try file.status() }
+        guard status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return try descriptor.withMapping(size: Int(status.st_size), body)
     }
-}
 
-/// A borrowed descriptor, for the writer thread; the owning `POSIXFile` outlives it.
-struct POSIXFileReference: Sendable {
-    let fd: Int32
-    let path: String
-
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw POSIXFile.error("write", path)
-            }
-            done += n
-        }
+    /// Like `mapped`, for a file that must be mapped: an empty file is an empty buffer, and a
+    /// file that cannot be mapped is an error. The file must not shrink meanwhile.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+        let size = try size
+        guard size > 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let result = try descriptor.withMapping(size: size, body) else { throw C2PAError.unsupported("mmap \(path) failed") }
+        return result
     }
 }

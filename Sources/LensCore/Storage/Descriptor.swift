@@ -1,82 +1,106 @@
 import CLinux
 import Glibc
+import LensSystem
 
-/// An owned file descriptor: closed when it goes out of scope unless `release()` hands it on,
-/// so no error path can leak one.
-struct Descriptor: ~Copyable {
-    let raw: Int32
+/// An owned file descriptor for the storage, identity and MP4 code: LensSystem's
+/// `FileDescriptor` (which makes the calls, retrying EINTR) with failures as `Syscalls.Failure`,
+/// the error these callers match on. Closed when it goes out of scope unless `release()` hands it on.
+struct Descriptor: ~Copyable, Sendable {
+    let file: FileDescriptor
 
     init(owning raw: Int32) {
-        self.raw = raw
+        file = FileDescriptor(adopting: raw)
     }
 
-    // close(2) errors are not reported: the descriptor is gone either way, and every file whose
-    // contents matter was fsynced before.
-    deinit {
-        Glibc.close(raw)
+    init(_ file: consuming FileDescriptor) {
+        self.file = file
     }
 
-    /// Gives up ownership, e.g. to a caller that sends the fd over D-Bus.
-    consuming func release() -> Int32 {
-        let raw = raw
-        discard self
-        return raw
+    var raw: Int32 { file.rawValue }
+
+    /// Gives up ownership, e.g. to a caller that sends it over D-Bus.
+    consuming func release() -> FileDescriptor {
+        file
+    }
+
+    /// Runs `body` on the descriptor; its errno becomes a `Syscalls.Failure` of `call`.
+    private func calling<Result: ~Copyable>(_ call: String, _ body: (borrowing FileDescriptor) throws(Errno) -> Result) throws -> Result {
+        do {
+            return try body(file)
+        } catch {
+            throw Syscalls.Failure(call: call, path: nil, errno: error.rawValue)
+        }
     }
 
     /// Writes all of `bytes`, continuing after short writes.
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            done += try Syscalls.retrying("write") { Glibc.write(raw, bytes.baseAddress! + done, bytes.count - done) }
-        }
+        try calling("write") { (file) throws(Errno) in try file.writeAll(bytes) }
     }
 
     func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try write($0) }
+        try calling("write") { (file) throws(Errno) in try file.writeAll(bytes) }
+    }
+
+    /// Positioned, for the muxer: boxes are written and patched at known offsets, never through
+    /// the shared file offset. All of `bytes` at `offset`, continuing after short writes.
+    func write(_ bytes: [UInt8], at offset: Int) throws {
+        try calling("pwrite") { (file) throws(Errno) in try file.writeAll(bytes, at: offset) }
     }
 
     /// Up to `buffer.count` bytes from the current offset; 0 means end of file.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        try Syscalls.retrying("read") { Glibc.read(raw, buffer.baseAddress, buffer.count) }
+        try calling("read") { (file) throws(Errno) in try file.read(into: buffer) }
+    }
+
+    /// Up to `buffer.count` bytes at `offset`; fewer only at the end of the file.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+        try calling("pread") { (file) throws(Errno) in try file.read(into: buffer, at: offset) }
+    }
+
+    /// Exactly `count` bytes at `offset`; a file that ends before them fails with EIO.
+    func read(count: Int, at offset: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = try bytes.withUnsafeMutableBytes { try self.read(into: $0, at: offset) }
+        guard read == count else { throw Syscalls.Failure(call: "pread", path: nil, errno: EIO) }
+        return bytes
     }
 
     /// The whole rest of the file; fails with EFBIG beyond `limit` bytes rather than filling memory.
     func readAll(limit: Int) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { try read(into: $0) }
-            if count == 0 { return bytes }
-            guard bytes.count + count <= limit else { throw Syscalls.Failure(call: "read", path: nil, errno: EFBIG) }
-            bytes.append(contentsOf: chunk[..<count])
+        guard let bytes = try calling("read", { (file) throws(Errno) in try file.readAll(limit: limit) }) else {
+            throw Syscalls.Failure(call: "read", path: nil, errno: EFBIG)
         }
+        return bytes
     }
 
     func sync() throws {
-        _ = try Syscalls.retrying("fsync") { fsync(raw) }
+        try calling("fsync") { (file) throws(Errno) in try file.sync() }
+    }
+
+    func truncate(to size: Int) throws {
+        try calling("ftruncate") { (file) throws(Errno) in try file.truncate(to: size) }
     }
 
     func status() throws -> FileStatus {
-        var status = stat()
-        _ = try Syscalls.retrying("fstat") { fstat(raw, &status) }
-        return FileStatus(status)
+        FileStatus(try calling("fstat") { (file) throws(Errno) in try file.status() })
     }
 
     func rewind() throws {
-        _ = try Syscalls.retrying("lseek") { lseek(raw, 0, SEEK_SET) }
+        try calling("lseek") { (file) throws(Errno) in _ = try file.seek(to: 0) }
     }
 
     /// A second descriptor of the same open file (F_DUPFD_CLOEXEC).
     func duplicate() throws -> Descriptor {
-        let raw = raw
-        return Descriptor(owning: try Syscalls.retrying("fcntl(F_DUPFD_CLOEXEC)") { fcntl(raw, F_DUPFD_CLOEXEC, 0) })
+        Descriptor(try calling("fcntl(F_DUPFD_CLOEXEC)") { (file) throws(Errno) in try file.duplicate() })
     }
 
     func changeMode(_ mode: mode_t) throws {
+        let raw = raw
         _ = try Syscalls.retrying("fchmod") { fchmod(raw, mode) }
     }
 
     func addSeals(_ seals: Int32) throws {
+        let raw = raw
         _ = try Syscalls.retrying("fcntl(F_ADD_SEALS)") { lens_add_seals(raw, UInt32(seals)) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LensSystem
 import Synchronization
 
 /// Finished captures on disk, one directory per uid: `<results>/<uid>/<uuid>.<ext>`, all 0700
@@ -151,9 +152,8 @@ public final class ResultStore: Sendable {
         return try withFile(entry, uid: uid) { try $0.readAll(limit: entry.size) }
     }
 
-    /// A sealed memfd holding the result's exact bytes, at offset 0 (FetchResult). The caller
-    /// owns the returned fd and must close it.
-    public func sealedMemfd(name: String, uid: UInt32) throws -> Int32 {
+    /// A sealed memfd holding the result's exact bytes, at offset 0 (FetchResult).
+    public func sealedMemfd(name: String, uid: UInt32) throws -> FileDescriptor {
         let entry = try lookUp(name: name, uid: uid)
         return try withFile(entry, uid: uid) { try SealedMemfd.make(name: "lensd-\(name)", copying: $0, size: entry.size) }
     }
@@ -162,12 +162,10 @@ public final class ResultStore: Sendable {
     /// videos a read-only descriptor of the stored file itself — a copy would cost the whole
     /// video in memory. lensd never changes a published result, and a file that retention
     /// deletes stays readable through the descriptor.
-    public func fetchDescriptor(name: String, uid: UInt32) throws -> Int32 {
+    public func fetchDescriptor(name: String, uid: UInt32) throws -> FileDescriptor {
         let entry = try lookUp(name: name, uid: uid)
         guard entry.mime.hasPrefix("video/") else { return try sealedMemfd(name: name, uid: uid) }
-        return try withFile(entry, uid: uid) { file in
-            try Syscalls.retrying("fcntl(F_DUPFD_CLOEXEC)") { fcntl(file.raw, F_DUPFD_CLOEXEC, 0) }
-        }
+        return try withFile(entry, uid: uid) { try $0.duplicate().release() }
     }
 
     /// True when the file system holding the results has less than `minimumFreeBytes` free, or
@@ -222,7 +220,7 @@ public final class ResultStore: Sendable {
     /// Opens the result's file outside the lock. Retention may delete it in between, which is
     /// reported as `.notFound`, as it would be a moment later; an open file stays readable even
     /// if it is deleted afterwards.
-    func withFile<Result>(_ entry: ResultIndex.Entry, uid: UInt32, _ body: (borrowing Descriptor) throws -> Result) throws -> Result {
+    func withFile<Result: ~Copyable>(_ entry: ResultIndex.Entry, uid: UInt32, _ body: (borrowing Descriptor) throws -> Result) throws -> Result {
         do {
             let uidDirectory = try StateDirectoryEntry.open(String(uid), in: resultsDirectory, as: .directory,
                                                             label: "\(directory)/\(uid)")

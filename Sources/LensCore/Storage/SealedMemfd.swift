@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import LensSystem
 
 /// The memfd FetchResult hands out: an anonymous in-memory copy of a result that nobody, not
 /// even lensd, can change once sealed, so a client may map or read it without trusting lensd to
@@ -9,16 +10,14 @@ enum SealedMemfd {
     static let seals = LENS_SEAL_WRITE | LENS_SEAL_SHRINK | LENS_SEAL_GROW | LENS_SEAL_SEAL
 
     /// Copies exactly `size` bytes of `source`, read from offset 0, into a new memfd, seals it
-    /// and rewinds it. The caller owns the returned fd.
-    static func make(name: String, copying source: borrowing Descriptor, size: Int) throws -> Int32 {
+    /// and rewinds it.
+    static func make(name: String, copying source: borrowing Descriptor, size: Int) throws -> FileDescriptor {
         let memfd = try Syscalls.makeSealableMemoryFile(name: name)
         var chunk = [UInt8](repeating: 0, count: min(max(size, 1), 1 << 20))
         var copied = 0
         while copied < size {
             let count = try chunk.withUnsafeMutableBytes { buffer in
-                try Syscalls.retrying("pread") {
-                    pread(source.raw, buffer.baseAddress, min(buffer.count, size - copied), off_t(copied))
-                }
+                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, size - copied)]), at: copied)
             }
             // The result was shorter than its size said: never hand out a truncated copy.
             guard count > 0 else { throw Syscalls.Failure(call: "pread", path: nil, errno: EIO) }

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import LensSystem
 
 /// The one place the storage and identity code makes raw system calls. Each wrapper retries
 /// EINTR and fails with `Syscalls.Failure`, which keeps errno, so callers decide what an errno
@@ -17,19 +18,23 @@ enum Syscalls {
         }
     }
 
-    /// Runs `body` until it does not fail with EINTR; -1 becomes a `Failure`.
+    /// Runs `body` in LensSystem's EINTR loop; -1 becomes a `Failure`.
     static func retrying<Result: SignedInteger>(_ call: String, _ path: String? = nil, _ body: () -> Result) throws -> Result {
-        while true {
-            let result = body()
-            if result != -1 { return result }
-            if errno != EINTR { throw Failure(call: call, path: path, errno: errno) }
+        do {
+            return try SystemCalls.retryingInterrupts(body)
+        } catch {
+            throw Failure(call: call, path: path, errno: error.rawValue)
         }
     }
 
     /// The corresponding C function is open(2); O_CLOEXEC is always added, so no descriptor
     /// leaks into the helpers other parts of lensd spawn.
     static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws -> Descriptor {
-        Descriptor(owning: try retrying("open", path) { Glibc.open(path, flags | O_CLOEXEC, mode) })
+        do {
+            return Descriptor(try FileDescriptor.open(path, flags, mode: mode))
+        } catch {
+            throw Failure(call: "open", path: path, errno: error.rawValue)
+        }
     }
 
     /// openat(2): `name` (one path component) inside `directory`, never following a symbolic

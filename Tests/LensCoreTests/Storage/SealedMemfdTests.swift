@@ -36,7 +36,7 @@ final class SealedMemfdTests: XCTestCase {
     func testMemfdHoldsTheExactBytesSealedAndRewound() throws {
         let bytes = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let stored = try store(bytes)
-        let fd = try resultStore.sealedMemfd(name: stored.name, uid: 1000)
+        let fd = try resultStore.sealedMemfd(name: stored.name, uid: 1000).take()
         defer { close(fd) }
 
         XCTAssertEqual(try contents(fd), bytes)
@@ -60,7 +60,7 @@ final class SealedMemfdTests: XCTestCase {
     }
 
     func testEmptyResult() throws {
-        let fd = try resultStore.sealedMemfd(name: try store([]).name, uid: 1000)
+        let fd = try resultStore.sealedMemfd(name: try store([]).name, uid: 1000).take()
         defer { close(fd) }
         XCTAssertEqual(try contents(fd), [])
         XCTAssertEqual(lens_get_seals(fd) & LENS_SEAL_GROW, LENS_SEAL_GROW)
@@ -68,7 +68,7 @@ final class SealedMemfdTests: XCTestCase {
 
     func testMemfdOutlivesTheFile() throws {
         let stored = try store([5, 6, 7])
-        let fd = try resultStore.sealedMemfd(name: stored.name, uid: 1000)
+        let fd = try resultStore.sealedMemfd(name: stored.name, uid: 1000).take()
         defer { close(fd) }
         try FileManager.default.removeItem(atPath: stored.path)
         XCTAssertEqual(try contents(fd), [5, 6, 7])
@@ -76,11 +76,11 @@ final class SealedMemfdTests: XCTestCase {
 
     func testRepeatedStoresAndFetchesLeakNoDescriptors() throws {
         // Warm up first: the first calls may open descriptors that stay open for good (e.g. for locale data).
-        close(try resultStore.sealedMemfd(name: try store([0]).name, uid: 1000))
+        close(try resultStore.sealedMemfd(name: try store([0]).name, uid: 1000).take())
         let before = try StorageTestSupport.openDescriptorCount()
         for round in 0..<200 {
             let stored = try store([UInt8(truncatingIfNeeded: round), 1, 2])
-            let fd = try resultStore.sealedMemfd(name: stored.name, uid: 1000)
+            let fd = try resultStore.sealedMemfd(name: stored.name, uid: 1000).take()
             XCTAssertEqual(try contents(fd).first, UInt8(truncatingIfNeeded: round))
             XCTAssertEqual(close(fd), 0)
             _ = try resultStore.read(name: stored.name, uid: 1000)

@@ -1,0 +1,194 @@
+import Foundation
+import LensSystem
+
+/// Writing a signed result (photo or video) to a file, as lensctl's `-o` does: all of it or
+/// nothing, never over an existing file unless asked, and never in place of anything but a
+/// regular file — not a device node, FIFO, socket or symbolic link (`-o /dev/full --force` is
+/// refused, the device left alone).
+public enum OutputFile {
+    /// Where `-o` sends a result, decided before capturing so that a refusal costs no photo or video.
+    public enum Target: Sendable, Equatable {
+        /// `-o -`: standard output.
+        case standardOutput
+        /// `-o FILE`.
+        case file(String)
+        /// `-o DIR`, or no `-o` (the current directory): NAME.jpg or NAME.mp4 inside it.
+        case directory(String)
+
+        /// nil for standard output.
+        public func path(name: String, fileExtension: String) -> String? {
+            switch self {
+            case .standardOutput: nil
+            case .file(let path): path
+            case .directory(let directory): URL(fileURLWithPath: directory).appendingPathComponent("\(name).\(fileExtension)").path
+            }
+        }
+
+        public var isStandardOutput: Bool {
+            if case .standardOutput = self { true } else { false }
+        }
+    }
+
+    /// Why a target was refused or a write failed, in one readable line.
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        /// A misuse of the option (`-o -` to a terminal) rather than a failure.
+        public let isUsage: Bool
+        public let message: String
+        /// The failed call's errno, when one failed (`.noSpace` for a full disk).
+        public let errno: Errno?
+
+        init(_ message: String, errno: Errno? = nil, isUsage: Bool = false) {
+            self.message = errno.map { "\(message): \($0)" } ?? message
+            self.errno = errno
+            self.isUsage = isUsage
+        }
+
+        public var description: String { message }
+    }
+
+    /// Checks what `-o` names: a file that may be created (or replaced, with `force`, when it is a
+    /// regular file), a writable directory, or `-`.
+    public static func target(_ option: String?, force: Bool) throws(Failure) -> Target {
+        guard let option else { return try directory(".") }
+        if option == "-" {
+            guard !FileDescriptor.borrowing(STDOUT_FILENO, { $0.isTerminal }) else {
+                throw Failure("-o - writes binary data to standard output: redirect it to a file or a pipe", isUsage: true)
+            }
+            return .standardOutput
+        }
+        let info: stat
+        do {
+            info = try FileSystem.status(option, followingLinks: false)
+        } catch .notFound {
+            try requireWritableDirectory(of: option)
+            return .file(option)
+        } catch {
+            throw Failure("cannot inspect \(option)", errno: error)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            guard force else { throw Failure("\(option) exists; pass --force to overwrite it") }
+            try requireWritableDirectory(of: option)
+            return .file(option)
+        case S_IFDIR:
+            return try directory(option)
+        case S_IFLNK:
+            guard let followed = try? FileSystem.status(option) else {
+                throw Failure("\(option) is a dangling symbolic link; lensctl does not write through links")
+            }
+            if followed.st_mode & S_IFMT == S_IFDIR { return try directory(option) }
+            throw Failure("\(option) is a symbolic link; lensctl replaces regular files only "
+                          + "(name the file itself, or -o - for standard output)")
+        default:
+            throw Failure("\(option) is \(kind(info.st_mode)), not a regular file; lensctl replaces "
+                          + "regular files only, even with --force (-o - writes to standard output)")
+        }
+    }
+
+    /// Writes a photo's bytes; returns the absolute path, or "-" for standard output.
+    public static func write(_ bytes: Data, to target: Target, name: String, fileExtension: String, overwrite: Bool) throws -> String {
+        try write(to: target, name: name, fileExtension: fileExtension, overwrite: overwrite) { file in
+            do {
+                try bytes.withUnsafeBytes { try file.writeAll($0) }
+            } catch let error as Errno {
+                throw Failure("cannot write the \(fileExtension) file", errno: error)
+            }
+        }.path
+    }
+
+    /// Lets `fill` write the result through the descriptor it gets (read-write: a caller may
+    /// read back what it wrote), then publishes it. To a file: `fill` writes a temporary file
+    /// beside it, which is fsynced, then renamed over the target (`overwrite`; checked once more
+    /// to be a regular file just before) or hard-linked there, which fails if something appeared
+    /// meanwhile. To standard output: `fill` writes an unlinked temporary file, copied out once
+    /// `fill` has succeeded. A reader never sees a partial file; if `fill` or the fsync fails,
+    /// nothing is left. Returns the absolute path ("-" for standard output) and what `fill` returned.
+    public static func write<T>(to target: Target, name: String, fileExtension: String, overwrite: Bool,
+                                fill: (borrowing FileDescriptor) throws -> T) throws -> (path: String, filled: T) {
+        guard let path = target.path(name: name, fileExtension: fileExtension) else { return try writeToStandardOutput(fill) }
+        let target = URL(fileURLWithPath: path).standardizedFileURL
+        let temporary = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
+        let file = try creating("cannot create \(temporary)") { () throws(Errno) in
+            try FileDescriptor.open(temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o666)
+        }
+        defer { try? FileSystem.unlink(temporary) }
+        let filled = try fill(file)
+        do { try file.sync() } catch { throw Failure("cannot write \(temporary)", errno: error) }
+        try publish(temporary, at: target.path, overwrite: overwrite)
+        // So the new name survives a crash; best effort, the file itself is already safe.
+        try? FileSystem.syncDirectory(target.deletingLastPathComponent().path)
+        return (target.path, filled)
+    }
+
+    /// Renames the complete `temporary` over `path`, or with `overwrite` false links it there.
+    private static func publish(_ temporary: String, at path: String, overwrite: Bool) throws(Failure) {
+        if overwrite {
+            // What was checked before the capture may have been swapped for a device or a link since.
+            if let info = try? FileSystem.status(path, followingLinks: false), info.st_mode & S_IFMT != S_IFREG {
+                throw Failure("\(path) is no longer a regular file (now \(kind(info.st_mode))); not replaced")
+            }
+            do { try FileSystem.rename(temporary, to: path) } catch {
+                throw Failure("cannot rename \(temporary) to \(path)", errno: error)
+            }
+        } else {
+            do { try FileSystem.link(temporary, to: path) } catch .exists {
+                throw Failure("\(path) exists; pass --force to overwrite it")
+            } catch {
+                throw Failure("cannot create \(path)", errno: error)
+            }
+        }
+    }
+
+    private static func writeToStandardOutput<T>(_ fill: (borrowing FileDescriptor) throws -> T) throws -> (path: String, filled: T) {
+        let file = try creating("cannot create a temporary file in \(NSTemporaryDirectory())") { () throws(Errno) in
+            try FileDescriptor.anonymousFile(in: NSTemporaryDirectory())
+        }
+        let filled = try fill(file)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset = 0
+        while true {
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBufferPointer { (buffer) throws(Errno) in
+                    try file.read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+                }
+            } catch {
+                throw Failure("cannot read back the temporary file", errno: error)
+            }
+            if count == 0 { return ("-", filled) }
+            do {
+                try FileDescriptor.borrowing(STDOUT_FILENO) { (output) throws(Errno) in try output.writeAll(buffer[..<count]) }
+            } catch {
+                throw Failure("cannot write to standard output", errno: error)
+            }
+            offset += count
+        }
+    }
+
+    private static func creating(_ what: String, _ open: () throws(Errno) -> FileDescriptor) throws(Failure) -> FileDescriptor {
+        do { return try open() } catch { throw Failure(what, errno: error) }
+    }
+
+    private static func directory(_ path: String) throws(Failure) -> Target {
+        do { try FileSystem.checkAccess(path, W_OK) } catch { throw Failure("cannot write to \(path)", errno: error) }
+        return .directory(path)
+    }
+
+    private static func requireWritableDirectory(of path: String) throws(Failure) {
+        let directory = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
+        do { try FileSystem.checkAccess(directory, W_OK) } catch { throw Failure("cannot write to \(directory)", errno: error) }
+    }
+
+    private static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        case S_IFDIR: "a directory"
+        default: "not a regular file"
+        }
+    }
+}

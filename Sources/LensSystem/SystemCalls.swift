@@ -1,0 +1,249 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// The one file where lensd's modules make file system calls: each wrapper goes through
+/// `retrying`, the one EINTR loop, which also consults `FaultInjection`, the seam tests use to
+/// make a write, read or fsync fail as a full disk or a failing device would.
+public enum SystemCalls {
+    /// The calls a test can make fail, by what they do: `.write` is write, pwrite and sendfile;
+    /// `.read` is read and pread; `.sync` is fsync and fdatasync.
+    public enum Operation: Sendable, Hashable {
+        case read, write, sync
+    }
+
+    /// Test-only: the next calls of an operation fail with a chosen errno before reaching the
+    /// kernel. An injected EINTR is retried like a real one, so it proves the retry; any other
+    /// errno is what the caller sees. Unarmed, a call costs one relaxed atomic load.
+    public enum FaultInjection {
+        private struct Fault {
+            let operation: Operation
+            let errno: Errno
+            /// Matching calls to let through first.
+            var skip: Int
+            var remaining: Int
+            /// Only descriptors whose path (/proc/self/fd) starts with this; nil for any.
+            let pathPrefix: String?
+        }
+
+        private struct State {
+            var faults: [Fault] = []
+            var delivered = 0
+        }
+
+        private static let armed = Atomic<Bool>(false)
+        private static let state = Mutex(State())
+
+        /// After `skipping` calls of `operation` succeed, the next `times` fail with `errno`; only
+        /// calls on a file whose path starts with `pathPrefix`, when given (a test's own
+        /// directory, so that no other code in the process meets the fault). Faults queue in the
+        /// order they were injected.
+        public static func inject(_ errno: Errno, into operation: Operation, times: Int = 1, skipping: Int = 0,
+                                  under pathPrefix: String? = nil) {
+            precondition(times > 0 && skipping >= 0)
+            state.withLock { state in
+                state.faults.append(Fault(operation: operation, errno: errno, skip: skipping, remaining: times,
+                                          pathPrefix: pathPrefix))
+                armed.store(true, ordering: .releasing)
+            }
+        }
+
+        /// Drops every fault not yet delivered and the count; tests call it in tearDown.
+        public static func reset() {
+            state.withLock { state in
+                state = State()
+                armed.store(false, ordering: .releasing)
+            }
+        }
+
+        /// Faults injected but not yet delivered.
+        public static var pending: Int {
+            state.withLock { $0.faults.reduce(0) { $0 + $1.remaining } }
+        }
+
+        /// Faults delivered since the last reset.
+        public static var delivered: Int {
+            state.withLock { $0.delivered }
+        }
+
+        /// The errno the next `operation` on `fd` must fail with, if one was injected.
+        @inline(__always)
+        static func next(_ operation: Operation, fd: Int32) -> Errno? {
+            guard armed.load(ordering: .relaxed) else { return nil }
+            return take(operation, fd: fd)
+        }
+
+        private static func take(_ operation: Operation, fd: Int32) -> Errno? {
+            state.withLock { state in
+                var path: String?? = .none
+                guard let index = state.faults.firstIndex(where: { fault in
+                    guard fault.operation == operation else { return false }
+                    guard let prefix = fault.pathPrefix else { return true }
+                    if path == nil { path = .some(SystemCalls.path(of: fd)) }
+                    return path!.map { $0.hasPrefix(prefix) } ?? false
+                }) else { return nil }
+                guard state.faults[index].skip == 0 else {
+                    state.faults[index].skip -= 1
+                    return nil
+                }
+                let errno = state.faults[index].errno
+                state.faults[index].remaining -= 1
+                if state.faults[index].remaining == 0 { state.faults.remove(at: index) }
+                if state.faults.isEmpty { armed.store(false, ordering: .releasing) }
+                state.delivered += 1
+                return errno
+            }
+        }
+    }
+
+    /// The one EINTR loop: runs `body` (a call returning -1 and setting errno on failure) until
+    /// it does not fail with EINTR; any other failure is thrown as its errno. `operation` names
+    /// the call for `FaultInjection`.
+    @inline(__always)
+    static func retrying(_ operation: Operation? = nil, fd: Int32 = -1, _ body: () -> Int) throws(Errno) -> Int {
+        while true {
+            let result: Int
+            if let operation, let injected = FaultInjection.next(operation, fd: fd) {
+                result = -1
+                errno = injected.rawValue
+            } else {
+                result = body()
+            }
+            if result != -1 { return result }
+            let failure = Errno.current
+            if failure != .interrupted { throw failure }
+        }
+    }
+
+    /// For modules' own wrappers of calls this file does not make yet (directories, seals,
+    /// process limits): the same EINTR loop, so there is still only one. No fault injection.
+    public static func retryingInterrupts<Result: SignedInteger>(_ body: () -> Result) throws(Errno) -> Result {
+        Result(try retrying { Int(body()) })
+    }
+
+    // MARK: Descriptors
+
+    static func open(_ path: String, _ flags: Int32, _ mode: mode_t) throws(Errno) -> Int32 {
+        Int32(try retrying { Int(Glibc.open(path, flags | O_CLOEXEC, mode)) })
+    }
+
+    /// EINTR is not retried: Linux has released the descriptor either way, and a retry could
+    /// close one another thread just opened.
+    static func close(_ fd: Int32) throws(Errno) {
+        guard Glibc.close(fd) == 0 else {
+            let failure = Errno.current
+            if failure != .interrupted { throw failure }
+            return
+        }
+    }
+
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retrying(.read, fd: fd) { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Errno) -> Int {
+        try retrying(.read, fd: fd) { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try retrying(.write, fd: fd) { Glibc.write(fd, bytes.baseAddress, bytes.count) }
+    }
+
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Errno) -> Int {
+        try retrying(.write, fd: fd) { pwrite(fd, bytes.baseAddress, bytes.count, off_t(offset)) }
+    }
+
+    /// sendfile(2) from `source` at `offset` (advanced by what was sent) to `destination`'s position.
+    static func sendFile(from source: Int32, at offset: inout Int, count: Int, to destination: Int32) throws(Errno) -> Int {
+        var position = off_t(offset)
+        let sent = try retrying(.write, fd: destination) { sendfile(destination, source, &position, count) }
+        offset = Int(position)
+        return sent
+    }
+
+    static func sync(_ fd: Int32) throws(Errno) {
+        _ = try retrying(.sync, fd: fd) { Int(fsync(fd)) }
+    }
+
+    static func syncData(_ fd: Int32) throws(Errno) {
+        _ = try retrying(.sync, fd: fd) { Int(fdatasync(fd)) }
+    }
+
+    static func truncate(_ fd: Int32, to size: Int) throws(Errno) {
+        _ = try retrying { Int(ftruncate(fd, off_t(size))) }
+    }
+
+    static func seek(_ fd: Int32, to offset: Int, whence: Int32) throws(Errno) -> Int {
+        try retrying { Int(lseek(fd, off_t(offset), whence)) }
+    }
+
+    static func status(_ fd: Int32) throws(Errno) -> stat {
+        var status = stat()
+        _ = try retrying { Int(fstat(fd, &status)) }
+        return status
+    }
+
+    static func duplicate(_ fd: Int32) throws(Errno) -> Int32 {
+        Int32(try retrying { Int(fcntl(fd, F_DUPFD_CLOEXEC, 0)) })
+    }
+
+    /// A new file in `directory`, already unlinked: it vanishes with its last descriptor.
+    static func anonymousFile(in directory: String) throws(Errno) -> Int32 {
+        var template = Array("\(directory)/.lens-XXXXXX".utf8CString)
+        let fd = Int32(try retrying { Int(template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }) })
+        template.withUnsafeBufferPointer { _ = Glibc.unlink($0.baseAddress!) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return fd
+    }
+
+    /// `size` bytes of `fd` mapped read-only with the pages populated; nil when mmap refuses.
+    static func mapReadOnly(_ fd: Int32, size: Int) -> UnsafeRawBufferPointer? {
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), address != MAP_FAILED else {
+            return nil
+        }
+        return UnsafeRawBufferPointer(start: address, count: size)
+    }
+
+    static func unmap(_ bytes: UnsafeRawBufferPointer) {
+        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+
+    /// What /proc/self/fd says `fd` is: a path, or e.g. "pipe:[1234]"; nil if it cannot say.
+    static func path(of fd: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    // MARK: Paths
+
+    static func rename(_ source: String, to destination: String) throws(Errno) {
+        _ = try retrying { Int(Glibc.rename(source, destination)) }
+    }
+
+    static func link(_ source: String, to destination: String) throws(Errno) {
+        _ = try retrying { Int(Glibc.link(source, destination)) }
+    }
+
+    static func unlink(_ path: String) throws(Errno) {
+        _ = try retrying { Int(Glibc.unlink(path)) }
+    }
+
+    /// stat(2), or lstat(2) without `followingLinks`.
+    static func status(_ path: String, followingLinks: Bool) throws(Errno) -> stat {
+        var status = stat()
+        _ = try retrying { Int(followingLinks ? stat(path, &status) : lstat(path, &status)) }
+        return status
+    }
+
+    /// access(2) with `mode` (R_OK, W_OK, …).
+    static func access(_ path: String, _ mode: Int32) throws(Errno) {
+        _ = try retrying { Int(Glibc.access(path, mode)) }
+    }
+
+    static func isTerminal(_ fd: Int32) -> Bool {
+        isatty(fd) == 1
+    }
+}
