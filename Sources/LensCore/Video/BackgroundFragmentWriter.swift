@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writes a recording's fragments on a thread of its own, so that a slow disk's fsync (an SD
 /// card can take hundreds of milliseconds) delays the file, not the camera: frames keep being
@@ -65,13 +66,12 @@ final class BackgroundFragmentWriter: @unchecked Sendable {  // `writer` is touc
 }
 
 /// One result handed from the writer thread to the caller of `finish`.
-private final class LockedResult: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<FinalizedMP4, Error>?
+private final class LockedResult: Sendable {
+    private let result = Mutex<Result<FinalizedMP4, Error>?>(nil)
 
-    func set(_ value: Result<FinalizedMP4, Error>) { lock.withLock { result = value } }
+    func set(_ value: Result<FinalizedMP4, Error>) { result.withLock { $0 = value } }
     func get() throws -> FinalizedMP4 {
-        guard let result = lock.withLock({ result }) else { throw VideoRecordingError.noFrames }
+        guard let result = result.withLock({ $0 }) else { throw VideoRecordingError.noFrames }
         return try result.get()
     }
 }
