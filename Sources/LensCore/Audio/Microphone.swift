@@ -108,16 +108,21 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
         var buffer = [Int16](repeating: 0, count: AudioSettings.frameSize * settings.channels)
         do {
             var draining = false
+            var stoppedAt = Double.infinity
             // Once stopping, what the device already captured is still read (without waiting),
             // so the end of the recording keeps its sound.
             repeat {
                 draining = lock.withLock { stopping }
+                if draining && stoppedAt == .infinity { stoppedAt = ALSACapture.monotonicNow() }
                 switch try capture.read(into: &buffer, timeout: draining ? 0 : 0.1) {
                 case .overrun:
                     events("audio capture from \(settings.device) overran; the lost sound is filled with silence")
                 case .samples(let frames, let timestamp):
                     if frames > 0 { try place(buffer[..<(frames * settings.channels)], at: timestamp) }
-                    if draining && frames == buffer.count / settings.channels { draining = false }  // more may wait
+                    // A full read: more may wait, but only sound captured before the stop counts.
+                    // A device whose reads wait for new sound (alsa-lib's file plugin on a FIFO)
+                    // never runs dry, and draining it would hold the camera's thread for ever.
+                    if draining && frames == buffer.count / settings.channels && timestamp < stoppedAt { draining = false }
                 }
             } while !draining
         } catch {
@@ -143,7 +148,17 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
             return early + [(Array(samples), timestamp)]
         }
         guard let ready else { return }
-        for chunk in ready { timeline!.place(chunk.samples[...], capturedAt: chunk.timestamp) }
+        let rate = Double(AudioSettings.sampleRate)
+        for chunk in ready {
+            let gap = timeline!.place(chunk.samples[...], capturedAt: chunk.timestamp)
+            // A stall long enough to hear is told when it ends; shorter ones only in finish's sum.
+            if gap >= AudioSettings.sampleRate / 10 {
+                let from = timeline!.position - chunk.samples.count / settings.channels - gap
+                events("audio capture from \(settings.device) delivered nothing for "
+                       + String(format: "%.2f s (from %.2f s of the recording)", Double(gap) / rate, Double(from) / rate)
+                       + "; silence fills the gap")
+            }
+        }
         try codeFrames()
     }
 
