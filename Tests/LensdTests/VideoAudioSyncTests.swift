@@ -32,9 +32,9 @@ final class VideoAudioSyncTests: LensdTestCase {
 
     /// A minute of sound and picture (the recording runs for 60 s of its own frames).
     func testSixtySecondsOfToneStayInSyncWithThePicture() throws {
-        let (video, info, _) = try record(seconds: 60)
+        let (video, info, _, origin) = try record(seconds: 60)
         XCTAssertEqual(info["audio"]?.boolValue, true, "\(info)")
-        let bursts = try assertInSync(video, "60 s")
+        let bursts = try assertInSync(video, "60 s", origin: origin)
         XCTAssertGreaterThanOrEqual(bursts.count, 55, "a burst a second: \(bursts)")
         XCTAssertFalse(daemon.log.contains("silence fills the gap"), daemon.log)
     }
@@ -44,8 +44,8 @@ final class VideoAudioSyncTests: LensdTestCase {
     /// where it belongs.
     func testAStallOfTheDeviceIsLoggedAndFilledWithSilenceWithoutShiftingSync() throws {
         var stall: (from: Double, to: Double)?
-        let (video, _, _) = try record(seconds: 12, at: 4) { stall = self.device.pause(for: 1) }
-        let bursts = try assertInSync(video, "stall")
+        let (video, _, _, origin) = try record(seconds: 12, at: 4) { stall = self.device.pause(for: 1) }
+        let bursts = try assertInSync(video, "stall", origin: origin)
         let stalled = try XCTUnwrap(stall)
         // The burst written in the stalled second is missing: the stall is in the recording.
         let skips = zip(bursts, bursts.dropFirst()).filter { ($1.index - $0.index + 10) % 10 == 2 }
@@ -61,14 +61,14 @@ final class VideoAudioSyncTests: LensdTestCase {
     /// sound faster than real time, which lensd takes for a failure): the picture goes on, the
     /// rest of the track is silence, the video is signed, and the log says why the sound stopped.
     func testADeviceFailingMidRecordingEndsTheSoundButNotThePicture() throws {
-        let (video, info, signals) = try record(seconds: 8, at: 3) { self.device.fail() }
+        let (video, info, signals, origin) = try record(seconds: 8, at: 3) { self.device.fail() }
         XCTAssertFalse(signals.contains { $0.member == "VideoRecordingFailed" }, "\(signals.map(\.member))")
         print("sync: after the device failed, VideoSigned says audio=\(info["audio"]?.boolValue.map(String.init) ?? "nil")")
         XCTAssertEqual(info["audio"]?.boolValue, true, "the track is there, silent after the failure: \(info)")
         XCTAssertTrue(daemon.log.contains("delivers sound faster than real time"), daemon.log)
         XCTAssertTrue(daemon.log.contains("the recording goes on without sound"), daemon.log)
         XCTAssertGreaterThanOrEqual(try FFprobeReport.read(video).duration, 7.9)
-        let bursts = try assertInSync(video, "failure")
+        let bursts = try assertInSync(video, "failure", origin: origin)
         let last = try XCTUnwrap(bursts.last)
         XCTAssertLessThan(last.time, 4.5, "no sound after the failure at ~3 s: \(bursts)")
     }
@@ -81,6 +81,7 @@ final class VideoAudioSyncTests: LensdTestCase {
         let s = try startRecording(c)
         try c.waitUntilRecorded(s, seconds: 3)
         let journal = try waitForJournalFragmentWithSound()
+        let origin = try journalBirth(journal)
         daemon.stop(signal: SIGKILL)
         let name = String(journal.lastPathComponent.dropFirst(".recording-".count).prefix(36))
 
@@ -98,16 +99,18 @@ final class VideoAudioSyncTests: LensdTestCase {
         XCTAssertEqual(entry["signed"] as? Bool, true, "\(entry)")
         let video = tmp.file("recovered.mp4")
         try lensctl.expect(0, ["fetch", name, "-o", video.path])
-        try assertInSync(video, "recovered", endTolerance: 0.04 + 1)
+        try assertInSync(video, "recovered", origin: origin, endTolerance: 0.04 + 1)
     }
 
     // MARK: - Helpers
 
     /// Checks `video` with FFmpeg and c2pa-python: trusted, decodes cleanly, has an Opus stream
     /// starting within 40 ms of the video's and ending within `endTolerance` of it, and bursts
-    /// within 40 ms of where the writer's clock puts them. Prints the figures; returns the bursts.
+    /// within 40 ms of where the writer's clock puts them, relative to the first burst and to the
+    /// recording's `origin` (CLOCK_MONOTONIC seconds: time 0 of both tracks, the first frame's).
+    /// Prints the figures; returns the bursts.
     @discardableResult
-    private func assertInSync(_ video: URL, _ label: String, endTolerance: Double = 0.04,
+    private func assertInSync(_ video: URL, _ label: String, origin: Double, endTolerance: Double = 0.04,
                               file: StaticString = #filePath, line: UInt = #line) throws -> [(time: Double, index: Int)] {
         try ReferenceValidator.assertTrusted(video, anchors: [try client().trustAnchorFile(in: tmp)])
         XCTAssertEqual(try FFprobeReport.read(video).decodeErrors, "", file: file, line: line)
@@ -130,6 +133,18 @@ final class VideoAudioSyncTests: LensdTestCase {
         XCTAssertLessThanOrEqual(abs(endOffset), endTolerance, figures, file: file, line: line)
         XCTAssertGreaterThanOrEqual(bursts.count, 2, figures, file: file, line: line)
         XCTAssertLessThanOrEqual(worst, 0.04, "\(figures)\n\(zip(bursts, drift).map { "\($0.0) \($0.1)" })", file: file, line: line)
+        // The picture's time t is the first frame's time + t; the sound's must be the same
+        // clock: burst k (the writer's second k) belongs at writer origin + k − origin.
+        let offsets = bursts.map { burst -> Double in
+            let second = (burst.time + origin - device.origin).rounded()
+            XCTAssertEqual(Int(second) % 10, burst.index, "burst at \(burst.time) s: \(bursts)", file: file, line: line)
+            return burst.time - (device.origin + second - origin)
+        }
+        let placement = String(format: "sync (%@): the sound against the picture's clock: first burst %+.1f ms, last %+.1f ms, "
+                           + "furthest %.1f ms (the journal's birth as time 0)", label as NSString, (offsets.first ?? .nan) * 1000,
+                           (offsets.last ?? .nan) * 1000, (offsets.map(abs).max() ?? .nan) * 1000)
+        print(placement)
+        XCTAssertLessThanOrEqual(offsets.map(abs).max() ?? .infinity, 0.04, placement, file: file, line: line)
         return bursts
     }
 
@@ -143,11 +158,13 @@ final class VideoAudioSyncTests: LensdTestCase {
     }
 
     /// Records `seconds` (calling `midway` once the recording holds `at` s), stops, and returns
-    /// the fetched video, VideoSigned's info and the session's signals.
+    /// the fetched video, VideoSigned's info, the session's signals and the recording's origin.
     private func record(seconds: Double, at mark: Double? = nil, midway: () throws -> Void = {}) throws
-        -> (URL, [String: BusValue], [SignalMessage]) {
+        -> (URL, [String: BusValue], [SignalMessage], Double) {
         let c = try client()
         let s = try startRecording(c)
+        try c.waitUntilRecorded(s, seconds: 0.5)
+        let origin = try journalBirth(waitForJournal())
         if let mark {
             try c.waitUntilRecorded(s, seconds: mark)
             try midway()
@@ -161,20 +178,41 @@ final class VideoAudioSyncTests: LensdTestCase {
         defer { close(fd) }
         let video = tmp.file("\(name).mp4")
         try XCTUnwrap(FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()).write(to: video)
-        return (video, info, c.signals + [signed])
+        return (video, info, c.signals + [signed], origin)
+    }
+
+    /// The recording's journal, once it exists.
+    private func waitForJournal() throws -> URL {
+        let results = daemon.stateDirectory.appendingPathComponent("results")
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let all = (FileManager.default.enumerator(atPath: results.path)?.allObjects as? [String] ?? []).map(results.appendingPathComponent)
+            if let journal = all.first(where: { $0.lastPathComponent.hasPrefix(".recording-") && $0.pathExtension == "mp4" }) { return journal }
+            usleep(50_000)
+        }
+        throw TestToolError("no recording started:\n\(daemon.log)")
+    }
+
+    /// When `journal` was created, on CLOCK_MONOTONIC: the recorder creates it with the first
+    /// frame and takes that frame's arrival as time 0 of both tracks (a synthetic frame's own
+    /// timestamp is on another clock), so this is the recording's origin, to the file system's
+    /// clock granularity (a few ms).
+    private func journalBirth(_ journal: URL) throws -> Double {
+        let r = try runProcess(["stat", "--format=%.9W", journal.path])
+        let realtime = Double(String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        guard r.status == 0, realtime > 0 else { throw TestToolError("no birth time for \(journal.path): \(String(decoding: r.stderr, as: UTF8.self))") }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return realtime - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9) + FIFOSoundDevice.monotonicNow()
     }
 
     /// The recording's journal once it holds a complete fragment (moof and all of its mdat) with
     /// a sound run beside the picture's (two trafs).
     private func waitForJournalFragmentWithSound() throws -> URL {
-        let results = daemon.stateDirectory.appendingPathComponent("results")
+        let journal = try waitForJournal()
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let all = (FileManager.default.enumerator(atPath: results.path)?.allObjects as? [String] ?? []).map(results.appendingPathComponent)
-            if let journal = all.first(where: { $0.lastPathComponent.hasPrefix(".recording-") && $0.pathExtension == "mp4" }),
-               let bytes = try? [UInt8](Data(contentsOf: journal)), Self.completeFragmentsWithSound(bytes) > 0 {
-                return journal
-            }
+            if let bytes = try? [UInt8](Data(contentsOf: journal)), Self.completeFragmentsWithSound(bytes) > 0 { return journal }
             usleep(100_000)
         }
         throw TestToolError("no complete fragment with sound in the journal:\n\(daemon.log)")
