@@ -56,7 +56,7 @@ public final class FIFOSoundDevice: @unchecked Sendable {  // mutable state is g
     public var environment: [String: String] { ["ALSA_CONFIG_PATH": configuration] }
 
     private let lock = NSLock()
-    private var pausedFrom = 0.0, pausedUntil = 0.0
+    private var pausedFrom = 0.0, pausedUntil = 0.0, stalled = false
     private var failed = false
     private var finished = false
     private var thread: Thread?
@@ -131,6 +131,9 @@ public final class FIFOSoundDevice: @unchecked Sendable {  // mutable state is g
         done.wait()  // the writer notices within a chunk (or has ended after `fail`)
     }
 
+    /// Whether the device is in a stall: the chunk last due was held back by `pause`.
+    public var isStalled: Bool { lock.withLock { stalled } }
+
     /// Chunks written and chunks dropped (no reader, a full pipe, a pause).
     public var counts: (written: Int, dropped: Int) { lock.withLock { (chunksWritten, chunksDropped) } }
 
@@ -149,7 +152,10 @@ public final class FIFOSoundDevice: @unchecked Sendable {  // mutable state is g
             let due = origin + Double((index + 1) * Self.chunk) / Double(Self.rate)
             var deadline = timespec(tv_sec: Int(due), tv_nsec: Int((due - due.rounded(.down)) * 1e9))
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
-            let (stop, fail, paused) = lock.withLock { (finished, failed, due > pausedFrom && due <= pausedUntil) }
+            let (stop, fail, paused) = lock.withLock {
+                stalled = due > pausedFrom && due <= pausedUntil
+                return (finished, failed, stalled)
+            }
             if stop || fail { break }
             defer { index += 1 }
             if paused { count(written: false); continue }

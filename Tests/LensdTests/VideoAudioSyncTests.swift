@@ -57,6 +57,34 @@ final class VideoAudioSyncTests: LensdTestCase {
         XCTAssertTrue(daemon.log.contains("s of silence stand for sound the device did not deliver"), daemon.log)
     }
 
+    /// The device stalls as the recording stops, its read waiting in the plugin: the stop does
+    /// not wait for the device (the audio thread is left to end on its own) and silence
+    /// completes the track.
+    func testAStallAsTheRecordingStopsDoesNotHoldTheStop() throws {
+        let c = try client()
+        let s = try startRecording(c)
+        try c.waitUntilRecorded(s, seconds: 0.5)
+        let origin = try journalBirth(waitForJournal())
+        try c.waitUntilRecorded(s, seconds: 3)
+        let stall = device.pause(for: 10)
+        while !device.isStalled { try c.drain(for: 0.02) }
+        let stopping = Date()
+        try c.call(s, "StopVideoCapture")
+        let signed = try c.waitForSignal("VideoSigned", path: s, timeout: 60)
+        let took = Date().timeIntervalSince(stopping)
+        XCTAssertTrue(device.isStalled, "VideoSigned came after the stall \(stall) ended")
+        print(String(format: "sync: StopVideoCapture to VideoSigned during a stall of the device: %.2f s", took))
+        XCTAssertTrue(daemon.log.contains("did not stop within 0.5 s (a read waits on the device)"), daemon.log)
+        let name = try XCTUnwrap(signed.arguments.first?.stringValue)
+        let fd = try XCTUnwrap(c.call(s, "FetchResult", [.string(name)]).first?.fdValue)
+        defer { close(fd) }
+        let video = tmp.file("\(name).mp4")
+        try XCTUnwrap(FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()).write(to: video)
+        let bursts = try assertInSync(video, "stall at the stop", origin: origin)
+        let stalledFrom = device.origin + stall.from - origin  // on the recording's clock
+        XCTAssertLessThan(try XCTUnwrap(bursts.last).time, stalledFrom, "no sound after the stall began: \(bursts)")
+    }
+
     /// The device fails mid-recording (its writer goes away: the plugin then hands out stale
     /// sound faster than real time, which lensd takes for a failure): the picture goes on, the
     /// rest of the track is silence, the video is signed, and the log says why the sound stopped.
@@ -179,18 +207,6 @@ final class VideoAudioSyncTests: LensdTestCase {
         let video = tmp.file("\(name).mp4")
         try XCTUnwrap(FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()).write(to: video)
         return (video, info, c.signals + [signed], origin)
-    }
-
-    /// The recording's journal, once it exists.
-    private func waitForJournal() throws -> URL {
-        let results = daemon.stateDirectory.appendingPathComponent("results")
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let all = (FileManager.default.enumerator(atPath: results.path)?.allObjects as? [String] ?? []).map(results.appendingPathComponent)
-            if let journal = all.first(where: { $0.lastPathComponent.hasPrefix(".recording-") && $0.pathExtension == "mp4" }) { return journal }
-            usleep(50_000)
-        }
-        throw TestToolError("no recording started:\n\(daemon.log)")
     }
 
     /// When `journal` was created, on CLOCK_MONOTONIC: the recorder creates it with the first

@@ -21,8 +21,15 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
     private var stopping = false
     private var running = true
     private var failed: AudioError?
-    // Owned by the audio thread while `running`, by the caller of `takePackets`/`finish` after.
+    /// finish gave up waiting for the audio thread, whose read waits on the device: the thread
+    /// ends on its own, touching nothing, and the caller completes the track.
+    private var abandoned = false
+    /// Guarded by `placing`, held by whoever places or codes sound: the audio thread while it
+    /// captures (briefly, never across a read), the caller of `takePackets`/`finish` after.
+    private let placing = NSLock()
     private var timeline: AudioTimeline?
+    /// How long finish waits for the audio thread to read what the device holds and end.
+    static let stopTimeout = 0.5
     private let encoder: OpusEncoder
 
     /// Opens the device and starts capturing; throws AudioError (`.permissionDenied`,
@@ -72,16 +79,35 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
         }
     }
 
-    /// Stops capture (within about 0.1 s, even from a stalled device), completes the track with
-    /// silence to `seconds` and returns the packets not taken yet that start before it.
+    /// Stops capture (within about 0.1 s from a stalled device; within `stopTimeout` from one
+    /// whose reads wait for it), completes the track with silence to `seconds` and returns the
+    /// packets not taken yet that start before it.
     public func finish(at seconds: Double) -> [AudioSample] {
-        let first = lock.withLock {
+        let (first, left) = lock.withLock {
             defer { stopping = true }
-            return !stopping
+            return (!stopping, abandoned)
         }
-        stopped.wait()
-        stopped.signal()  // finish may be called again; the thread is gone either way
-        if first, let timeline {
+        if !left {
+            if stopped.wait(timeout: .now() + Self.stopTimeout) == .success {
+                stopped.signal()  // finish may be called again; the thread is gone either way
+            } else {
+                // A read that waits on the device (alsa-lib's file plugin on a stalled FIFO) must
+                // not hold the camera: the audio thread is left to end on its own.
+                lock.withLock {
+                    abandoned = true
+                    running = false
+                }
+                events("audio capture from \(settings.device) did not stop within \(Self.stopTimeout) s (a read waits on the device); "
+                       + "silence completes the track")
+            }
+        }
+        if first { placing.withLock { reportGaps(to: seconds) } }
+        return takePackets(before: seconds)
+    }
+
+    /// The log's account of the track's silence, at its end. Holds `placing`.
+    private func reportGaps(to seconds: Double) {
+        if let timeline {
             let rate = Double(AudioSettings.sampleRate)
             if timeline.silence > 0 {
                 events(String(format: "%.2f s of silence stand for sound the device did not deliver (stalls, overruns)",
@@ -93,7 +119,6 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
                               Double(timeline.position) / rate, seconds))
             }
         }
-        return takePackets(before: seconds)
     }
 
     /// Stops capture without a track to complete (the recording never started).
@@ -112,7 +137,9 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
             // Once stopping, what the device already captured is still read (without waiting),
             // so the end of the recording keeps its sound.
             repeat {
-                draining = lock.withLock { stopping }
+                let (stop, gone) = lock.withLock { (stopping, abandoned) }
+                if gone { break }
+                draining = stop
                 if draining && stoppedAt == .infinity { stoppedAt = ALSACapture.monotonicNow() }
                 switch try capture.read(into: &buffer, timeout: draining ? 0 : 0.1) {
                 case .overrun:
@@ -127,8 +154,10 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
             } while !draining
         } catch {
             let failure = error as? AudioError ?? AudioError(.failed, "\(error)")
-            events("\(failure); the recording goes on without sound")
-            lock.withLock { failed = failure }
+            if !lock.withLock({ abandoned }) {
+                events("\(failure); the recording goes on without sound")
+                lock.withLock { failed = failure }
+            }
         }
         lock.withLock { running = false }
         stopped.signal()
@@ -136,6 +165,9 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
 
     /// Audio thread: holds the sound until the origin is known, then places and codes it.
     private func place(_ samples: ArraySlice<Int16>, at timestamp: Double) throws {
+        placing.lock()
+        defer { placing.unlock() }
+        guard !lock.withLock({ abandoned }) else { return }
         let ready: [(samples: [Int16], timestamp: Double)]? = lock.withLock {
             guard let origin else {
                 early.append((Array(samples), timestamp))
@@ -175,6 +207,8 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
 
     /// After the audio thread ended: silence up to `seconds`, coded (a failing encoder leaves the track short).
     private func codeSilence(before seconds: Double) {
+        placing.lock()
+        defer { placing.unlock() }
         guard let origin = lock.withLock({ origin }) else { return }
         if timeline == nil { timeline = AudioTimeline(channels: settings.channels, origin: origin) }
         let frames = Int((seconds * Double(AudioSettings.sampleRate)).rounded(.up))
