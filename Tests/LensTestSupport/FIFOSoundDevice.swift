@@ -32,7 +32,10 @@ import Glibc
 //   A chunk that waited in the pipe behind another is stamped late and AudioTimeline drops the
 //   overlap (or fills a gap) rather than shifting the track: sync stays within its 10 ms tolerance
 //   plus that latency. When the writer pauses, lensd's read waits in read(2) for the pause (no
-//   overrun: null never overruns), and the next chunk comes stamped after the gap.
+//   overrun: null never overruns), and the next chunk comes stamped after the gap. A read
+//   that waits is what no sound card does (lensd opens PCMs non-blocking): it held lensd's
+//   StopVideoCapture for as long as the writer wrote (draining took every full read) or paused,
+//   until Microphone stopped draining at the stop and stopped waiting after 0.5 s.
 // - alsa-lib reads the PCM definition from $ALSA_CONFIG_PATH (the file below, which includes
 //   the system's alsa.conf for `null`); setpriv keeps lensd's environment, so user lensd sees it.
 //   No package beyond libasound2 is needed.

@@ -36,6 +36,7 @@ final class VideoAudioSyncTests: LensdTestCase {
         XCTAssertEqual(info["audio"]?.boolValue, true, "\(info)")
         let bursts = try assertInSync(video, "60 s", origin: origin)
         XCTAssertGreaterThanOrEqual(bursts.count, 55, "a burst a second: \(bursts)")
+        print("sync: the writer wrote \(device.counts.written) chunks of 20 ms and dropped \(device.counts.dropped) (no reader, a full pipe)")
         XCTAssertFalse(daemon.log.contains("silence fills the gap"), daemon.log)
     }
 
@@ -62,9 +63,7 @@ final class VideoAudioSyncTests: LensdTestCase {
     /// completes the track.
     func testAStallAsTheRecordingStopsDoesNotHoldTheStop() throws {
         let c = try client()
-        let s = try startRecording(c)
-        try c.waitUntilRecorded(s, seconds: 0.5)
-        let origin = try journalBirth(waitForJournal())
+        let (s, origin) = try startRecording(c)
         try c.waitUntilRecorded(s, seconds: 3)
         let stall = device.pause(for: 10)
         while !device.isStalled { try c.drain(for: 0.02) }
@@ -75,11 +74,7 @@ final class VideoAudioSyncTests: LensdTestCase {
         XCTAssertTrue(device.isStalled, "VideoSigned came after the stall \(stall) ended")
         print(String(format: "sync: StopVideoCapture to VideoSigned during a stall of the device: %.2f s", took))
         XCTAssertTrue(daemon.log.contains("did not stop within 0.5 s (a read waits on the device)"), daemon.log)
-        let name = try XCTUnwrap(signed.arguments.first?.stringValue)
-        let fd = try XCTUnwrap(c.call(s, "FetchResult", [.string(name)]).first?.fdValue)
-        defer { close(fd) }
-        let video = tmp.file("\(name).mp4")
-        try XCTUnwrap(FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()).write(to: video)
+        let video = try fetch(c, s, try XCTUnwrap(signed.arguments.first?.stringValue))
         let bursts = try assertInSync(video, "stall at the stop", origin: origin)
         let stalledFrom = device.origin + stall.from - origin  // on the recording's clock
         XCTAssertLessThan(try XCTUnwrap(bursts.last).time, stalledFrom, "no sound after the stall began: \(bursts)")
@@ -106,10 +101,9 @@ final class VideoAudioSyncTests: LensdTestCase {
     /// tracks there and ending within 40 ms plus one fragment (1 s) of each other.
     func testAVideoWithSoundCutBySIGKILLIsRecoveredWithBothTracksInSync() throws {
         let c = try client()
-        let s = try startRecording(c)
+        let (s, origin) = try startRecording(c)
         try c.waitUntilRecorded(s, seconds: 3)
         let journal = try waitForJournalFragmentWithSound()
-        let origin = try journalBirth(journal)
         daemon.stop(signal: SIGKILL)
         let name = String(journal.lastPathComponent.dropFirst(".recording-".count).prefix(36))
 
@@ -176,13 +170,15 @@ final class VideoAudioSyncTests: LensdTestCase {
         return bursts
     }
 
-    /// A session recording video (the camera in video mode).
-    private func startRecording(_ c: TestClient) throws -> String {
+    /// A session recording video (the camera in video mode), once the recording holds 0.5 s,
+    /// and the recording's origin (see journalBirth).
+    private func startRecording(_ c: TestClient) throws -> (session: String, origin: Double) {
         let s = try c.openSession()
         try c.call(s, "StartCaptureSession")
         try c.set(s, "CameraMode", .string("video"))
         try c.call(s, "StartVideoCapture")
-        return s
+        try c.waitUntilRecorded(s, seconds: 0.5)
+        return (s, try journalBirth(waitForJournal()))
     }
 
     /// Records `seconds` (calling `midway` once the recording holds `at` s), stops, and returns
@@ -190,9 +186,7 @@ final class VideoAudioSyncTests: LensdTestCase {
     private func record(seconds: Double, at mark: Double? = nil, midway: () throws -> Void = {}) throws
         -> (URL, [String: BusValue], [SignalMessage], Double) {
         let c = try client()
-        let s = try startRecording(c)
-        try c.waitUntilRecorded(s, seconds: 0.5)
-        let origin = try journalBirth(waitForJournal())
+        let (s, origin) = try startRecording(c)
         if let mark {
             try c.waitUntilRecorded(s, seconds: mark)
             try midway()
@@ -200,13 +194,18 @@ final class VideoAudioSyncTests: LensdTestCase {
         try c.waitUntilRecorded(s, seconds: seconds)
         try c.call(s, "StopVideoCapture")
         let signed = try c.waitForSignal("VideoSigned", path: s, timeout: 120)
-        let name = try XCTUnwrap(signed.arguments.first?.stringValue)
         let info = try XCTUnwrap(signed.arguments.dropFirst().first?.vardictValue, "\(signed.arguments)")
+        let video = try fetch(c, s, try XCTUnwrap(signed.arguments.first?.stringValue))
+        return (video, info, c.signals + [signed], origin)
+    }
+
+    /// The video `name` (FetchResult), written into the test's directory.
+    private func fetch(_ c: TestClient, _ s: String, _ name: String) throws -> URL {
         let fd = try XCTUnwrap(c.call(s, "FetchResult", [.string(name)]).first?.fdValue)
         defer { close(fd) }
         let video = tmp.file("\(name).mp4")
         try XCTUnwrap(FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()).write(to: video)
-        return (video, info, c.signals + [signed], origin)
+        return video
     }
 
     /// When `journal` was created, on CLOCK_MONOTONIC: the recorder creates it with the first

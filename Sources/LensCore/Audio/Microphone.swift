@@ -2,9 +2,11 @@ import Foundation
 
 /// A recording's sound: captures from an ALSA device on a thread of its own, places it on the
 /// video's clock (AudioTimeline) and codes it to Opus packets that the recorder takes fragment
-/// by fragment. The camera thread only ever takes a lock to move finished packets, so sound can
-/// never hold up the picture. When capture fails mid-recording the failure is reported once
-/// (`events`) and the track goes on as silence, so the recording keeps its picture and its sync.
+/// by fragment. While recording, the camera thread only ever takes a lock to move finished
+/// packets, so sound can never hold up the picture; at the end it waits at most `stopTimeout`
+/// for the audio thread. When capture fails mid-recording (an error, or a device handing out
+/// sound faster than real time) the failure is reported once (`events`) and the track goes on
+/// as silence, so the recording keeps its picture and its sync.
 public final class Microphone: @unchecked Sendable {  // state below is guarded by `lock` or owned as noted
     public let settings: AudioSettings
     /// Samples (48 kHz) the decoder drops at the start (Opus pre-skip).
