@@ -48,7 +48,8 @@ public struct AudioProbe {
         samples.reduce(0) { $0 + Double($1) * Double($1) }
     }
 
-    private static func goertzel(_ samples: [Double], frequency: Double) -> Double {
+    /// The power of `frequency` in `samples` (48 kHz), by Goertzel's algorithm.
+    static func goertzel(_ samples: [Double], frequency: Double) -> Double {
         let coefficient = 2 * cos(2 * Double.pi * frequency / 48_000)
         var previous = 0.0, beforePrevious = 0.0
         for sample in samples {

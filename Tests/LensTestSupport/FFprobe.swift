@@ -32,6 +32,24 @@ public struct FFprobeReport: Equatable {
             decodeErrors: String(decoding: decode.stderr, as: UTF8.self) + (decode.status == 0 ? "" : " (exit \(decode.status))"))
     }
 
+    /// Where each stream starts and ends on the file's timeline (seconds, as ffprobe reads the
+    /// container: start_time and start_time + duration), by codec type ("video", "audio").
+    public static func streamTimes(_ file: URL) throws -> [String: (codec: String, start: Double, end: Double)] {
+        let probe = try runProcess(["ffprobe", "-v", "error", "-show_entries", "stream=codec_type,codec_name,start_time,duration",
+                                    "-of", "json", file.path])
+        guard probe.status == 0, let json = try JSONSerialization.jsonObject(with: probe.stdout) as? [String: Any],
+              let streams = json["streams"] as? [[String: Any]] else {
+            throw TestToolError("ffprobe \(file.lastPathComponent): " + String(decoding: probe.stderr, as: UTF8.self))
+        }
+        var times: [String: (codec: String, start: Double, end: Double)] = [:]
+        for stream in streams {
+            guard let type = stream["codec_type"] as? String, times[type] == nil,
+                  let start = Double(stream["start_time"] as? String ?? ""), let duration = Double(stream["duration"] as? String ?? "") else { continue }
+            times[type] = (stream["codec_name"] as? String ?? "", start, start + duration)
+        }
+        return times
+    }
+
     /// The MD5 of every decoded frame, in order (ffmpeg framemd5, last column).
     public static func frameMD5s(_ file: URL) throws -> [String] {
         let r = try runProcess(["ffmpeg", "-nostdin", "-v", "error", "-i", file.path, "-map", "0:v:0", "-f", "framemd5", "-"])

@@ -71,15 +71,4 @@ final class LensctlRecordRecoveryTests: LensdTestCase {
         XCTAssertTrue(shown.contains("\(name)  "), "the result line names the same video: \(shown)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: clip.path))
     }
-
-    private func waitForJournal() throws -> URL {
-        let results = daemon.stateDirectory.appendingPathComponent("results")
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let all = (FileManager.default.enumerator(atPath: results.path)?.allObjects as? [String] ?? []).map(results.appendingPathComponent)
-            if let journal = all.first(where: { $0.lastPathComponent.hasPrefix(".recording-") && $0.pathExtension == "mp4" }) { return journal }
-            usleep(50_000)
-        }
-        throw TestToolError("no recording started:\n\(daemon.log)")
-    }
 }

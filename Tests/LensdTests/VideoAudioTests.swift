@@ -4,7 +4,8 @@ import XCTest
 
 /// Sound on a machine without an ALSA capture device (these tests' host): `audio = auto` records
 /// silent videos and says so, `audio = on` disables capture with reason microphone except for a
-/// session that turned sound off. (Recording sound is tested in the vivid VM, with snd-aloop.)
+/// session that turned sound off. (Recording sound is tested on this host by VideoAudioSyncTests,
+/// from alsa-lib's file plugin on a FIFO, and in the vivid VM, with snd-aloop.)
 final class VideoAudioTests: LensdTestCase {
     override var daemonArguments: [String] {
         super.daemonArguments + ["--synthetic-size", "320x240"] + extraArguments

@@ -256,18 +256,6 @@ final class VividDeviceTests: LensdTestCase {
         }
     }
 
-    /// Until the recording's journal holds a fragment (a GOP, seconds under emulation): larger
-    /// than its start (ftyp, the 64 KiB reserve, the journal moov) by more than a moof.
-    /// Until the recording holds `seconds` of frames, rather than for `seconds`: under emulation on
-    /// a busy host the encoder's first frames can take most of a wall-clock second each.
-    private func waitUntilRecorded(_ c: TestClient, _ s: String, seconds: Double) throws {
-        let deadline = Date().addingTimeInterval(120)
-        while try c.get(s, "VideoRecordingProgress").vardictValue?["duration"]?.doubleValue ?? 0 < seconds {
-            guard Date() < deadline else { throw TestToolError("the recording holds less than \(seconds) s after 120 s") }
-            try c.drain(for: 0.2)
-        }
-    }
-
     /// MJPEG mode on vivid: each RGB frame is JPEG-coded.
     func testVividRecordsSignedMJPEG() throws {
         videoEncoding = "mjpeg"
@@ -380,7 +368,7 @@ final class VividDeviceTests: LensdTestCase {
         try c.call(s, "StartCaptureSession")
         try c.set(s, "CameraMode", .string("video"))
         try c.call(s, "StartVideoCapture")
-        try waitUntilRecorded(c, s, seconds: seconds)
+        try c.waitUntilRecorded(s, seconds: seconds)
         try c.call(s, "StopVideoCapture")
         try c.waitForSignal("VideoRecordingStopped", path: s)
         let (duration, info) = try bringBackVideo(c, session: s, as: fileName)

@@ -1,5 +1,6 @@
 import CALSA
 import Glibc
+import Foundation
 
 /// One ALSA capture PCM in lensd's format (interleaved S16, 48 kHz), read after bounded waits.
 /// Opened on the caller's thread, then handed to the audio thread, which alone uses it.
@@ -7,6 +8,10 @@ final class ALSACapture: @unchecked Sendable {  // the PCM is used by one thread
     let device: String
     let channels: Int
     private let pcm: OpaquePointer
+    /// When capture started (CLOCK_MONOTONIC seconds) and the frames read since: a device can
+    /// never be ahead of the wall clock by more than its buffer.
+    private let opened = ALSACapture.monotonicNow()
+    private var delivered = 0
 
     /// 10 ms periods in a 200 ms buffer: short reads for timestamps, room for a busy machine.
     init(device: String, channels: Int) throws {
@@ -44,6 +49,8 @@ final class ALSACapture: @unchecked Sendable {  // the PCM is used by one thread
         }
         let now = Self.monotonicNow()
         if status >= 0 {
+            delivered += status
+            try checkPace(now: now)
             // The newest frame read is as old as the frames still queued behind it.
             let age = Double(status + calsa_delay(pcm)) / Double(AudioSettings.sampleRate)
             return .samples(frames: status, timestamp: now - age)
@@ -59,6 +66,17 @@ final class ALSACapture: @unchecked Sendable {  // the PCM is used by one thread
                              code: Int(recovered))
         }
         return .overrun
+    }
+
+    /// A device that hands out sound faster than real time is not capturing: alsa-lib's `file`
+    /// plugin at the end of its input file returns whole reads of stale samples as fast as they
+    /// are asked for, and a reading thread that spins on it would starve the camera's. More than
+    /// 1 % (far beyond any crystal's drift) and 1 s (five buffers) ahead of the clock is a failure.
+    private func checkPace(now: Double) throws {
+        let sound = Double(delivered) / Double(AudioSettings.sampleRate), elapsed = now - opened
+        guard sound > elapsed * 1.01 + 1 else { return }
+        throw AudioError(.failed, "capture from \(device) delivers sound faster than real time ("
+                         + String(format: "%.1f s of sound in %.1f s", sound, elapsed) + "): the device is not capturing")
     }
 
     static func monotonicNow() -> Double {

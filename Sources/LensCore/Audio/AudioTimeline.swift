@@ -22,20 +22,24 @@ struct AudioTimeline {
         self.origin = origin
     }
 
-    /// Places `samples` (interleaved, whole frames) captured from `timestamp` on.
-    mutating func place(_ samples: ArraySlice<Int16>, capturedAt timestamp: Double) {
+    /// Places `samples` (interleaved, whole frames) captured from `timestamp` on. Returns the
+    /// frames of silence put in before them for a gap (0 when they follow on).
+    @discardableResult
+    mutating func place(_ samples: ArraySlice<Int16>, capturedAt timestamp: Double) -> Int {
         let frames = samples.count / channels
         let start = Int(((timestamp - origin) * Double(AudioSettings.sampleRate)).rounded())
-        var skipped = 0
+        var skipped = 0, gap = 0
         if start > position + Self.tolerance {
-            silence += start - position
+            gap = start - position
+            silence += gap
             fillSilence(to: start)
         } else if start < position - Self.tolerance || start < 0 {
             skipped = min(frames, position - start)
         }
-        guard skipped < frames else { return }
+        guard skipped < frames else { return gap }
         placed.append(contentsOf: samples.dropFirst(skipped * channels).prefix((frames - skipped) * channels))
         position += frames - skipped
+        return gap
     }
 
     /// Silence up to `target` frames (nothing when already there).

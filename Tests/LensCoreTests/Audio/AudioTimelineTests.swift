@@ -28,8 +28,9 @@ final class AudioTimelineTests: XCTestCase {
     func testAGapBecomesSilenceAndTheSoundAfterItKeepsItsTime() {
         var timeline = AudioTimeline(channels: 1, origin: origin)
         let tone = AudioTestMedia.tone(frequency: 440, frames: 960)
-        timeline.place(tone[..<480], capturedAt: origin)
-        timeline.place(tone[480...], capturedAt: origin + 0.5)  // an overrun lost 490 ms
+        XCTAssertEqual(timeline.place(tone[..<480], capturedAt: origin), 0)
+        // An overrun lost 490 ms: place says how much silence stands for it (lensd logs it).
+        XCTAssertEqual(timeline.place(tone[480...], capturedAt: origin + 0.5), 24_000 - 480)
         XCTAssertEqual(timeline.silence, 24_000 - 480)
         XCTAssertEqual(timeline.position, 24_000 + 480)
         timeline.fillSilence(to: 24_960)  // to a whole frame

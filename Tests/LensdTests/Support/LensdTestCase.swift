@@ -75,6 +75,18 @@ class LensdTestCase: XCTestCase {
         return (enumerator?.allObjects as? [String] ?? []).filter { ($0 as NSString).lastPathComponent.hasPrefix(".tmp") }
     }
 
+    /// The journal of the recording under way: <state>/results/<uid>/.recording-<name>.mp4.
+    func waitForJournal() throws -> URL {
+        let results = daemon.stateDirectory.appendingPathComponent("results")
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let all = (FileManager.default.enumerator(atPath: results.path)?.allObjects as? [String] ?? []).map(results.appendingPathComponent)
+            if let journal = all.first(where: { $0.lastPathComponent.hasPrefix(".recording-") && $0.pathExtension == "mp4" }) { return journal }
+            usleep(50_000)
+        }
+        throw TestToolError("no recording started:\n\(daemon.log)")
+    }
+
     /// Stored photos: <state>/results/<uid>/<name>.jpg.
     func storedPhotos() -> [URL] { storedResults(withExtension: "jpg") }
 

@@ -81,6 +81,16 @@ final class TestClient {
         while Date() < deadline { _ = try loop.runOnce(timeout: .milliseconds(50)) }
     }
 
+    /// Runs the loop until the session's recording holds `seconds` of frames, rather than for
+    /// `seconds`: under emulation or on a busy host frames come slower than the wall clock.
+    func waitUntilRecorded(_ session: String, seconds: Double, timeout: TimeInterval = 120) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try get(session, "VideoRecordingProgress").vardictValue?["duration"]?.doubleValue ?? 0 < seconds {
+            guard Date() < deadline else { throw TestToolError("the recording holds less than \(seconds) s after \(timeout) s") }
+            try drain(for: 0.1)
+        }
+    }
+
     func forgetSignals() { signals.removeAll() }
     func forgetSignals(_ members: Set<String>) { signals.removeAll { members.contains($0.member) } }
 
