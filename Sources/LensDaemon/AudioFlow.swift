@@ -6,7 +6,9 @@ final class AudioFlow {
     private unowned let service: LensService
     /// Why the configured device cannot capture while audio = on; nil when it can or sound is optional.
     private(set) var problem: String?
-    /// Opening a device can take long (a USB microphone, a PCM plugin): probes run here, not on the loop.
+    /// Opening a device can take long, or block (a USB microphone, a PCM plugin waiting for its
+    /// source): probes run here, not on the loop. Never stopped: a probe blocked on a device must
+    /// not hold up lensd stopping.
     private let worker = SerialWorker(name: "lensd-audio-check")
     private var probing = false
 
@@ -56,8 +58,6 @@ final class AudioFlow {
             }
         }
     }
-
-    func stop() { worker.stop() }
 
     private func problemChanged(_ new: String?) {
         guard new != problem else { return }

@@ -131,7 +131,6 @@ final class LensService {
         cameras.stop()
         signingWorker.stop()
         storeCalls.worker.stop()
-        microphone.stop()
         outbox?.stop()
         restamp?.stop()
         timeStampWatch?.stop()
