@@ -85,16 +85,19 @@ final class Peer {
             switch parts[0] {
             case "open":
                 do {
-                    let reply = try bus.call(destination: destination, path: "/org/lensd/Lens1", interface: "org.lensd.Lens1.Manager",
-                                             member: "OpenSession",
-                                             arguments: [.vardict(parts.count > 1 && parts[1] == "noaudio" ? ["audio": .bool(false)] : [:])])
-                    sessionPath = reply.first?.objectPathValue
-                    subscriptions.append(try bus.subscribe(sender: destination, path: sessionPath, interface: nil, member: nil) {
+                    // Subscribed before OpenSession, as a signal-driven client must be: the session's
+                    // first signal (CaptureDisabled when it opens disabled) follows the reply at once.
+                    subscriptions.append(try bus.subscribe(sender: destination, path: nil, interface: nil, member: nil) {
+                        guard $0.path == self.sessionPath else { return }
                         self.received.append($0)
                         if $0.member == "InitialCaptureFinished" { self.lastThumbnail = $0.arguments.last?.bytesValue }
                         if $0.member == "VideoThumbnailGenerated" { self.resultName = $0.arguments.first?.stringValue }
                         say("signal \($0.member) \(describe($0.arguments))")
                     })
+                    let reply = try bus.call(destination: destination, path: "/org/lensd/Lens1", interface: "org.lensd.Lens1.Manager",
+                                             member: "OpenSession",
+                                             arguments: [.vardict(parts.count > 1 && parts[1] == "noaudio" ? ["audio": .bool(false)] : [:])])
+                    sessionPath = reply.first?.objectPathValue
                     say("reply open \(sessionPath ?? "")")
                 } catch let error as BusError {
                     say("error open \(error.name) \(error.message)")
