@@ -17,7 +17,7 @@ struct CaptureMachine {
     typealias SessionID = Int
 
     /// What, beside captures, keeps a claim busy: it is not idle while one runs.
-    enum Use: Hashable, CaseIterable {
+    enum Use: Hashable {
         case preview, faceAutoCapture
     }
 

@@ -72,14 +72,15 @@ final class LensService {
     func transition(by asker: Session? = nil, _ body: (inout CaptureMachine) throws -> [CaptureMachine.Effect]) throws {
         let effects: [CaptureMachine.Effect]
         do { effects = try body(&machine) } catch let refusal as CaptureMachine.Refusal { throw explain(refusal, to: asker) }
-        for effect in effects {
-            for flow in flows { flow.handle(effect) }
-        }
+        handOut(effects)
     }
 
     /// For transitions that cannot be refused.
     func transition(_ body: (inout CaptureMachine) -> [CaptureMachine.Effect]) {
-        let effects = body(&machine)
+        handOut(body(&machine))
+    }
+
+    private func handOut(_ effects: [CaptureMachine.Effect]) {
         for effect in effects {
             for flow in flows { flow.handle(effect) }
         }

@@ -284,8 +284,10 @@ final class Session: BusInterface {
 
     /// Re-evaluates the gate for this session's threshold; signals only on a change.
     func conditionsChanged() {
-        let reasons = disabledReasons
-        let details = disabledReasonDetails
+        // One look at the sources (free space, the fix, the identity) for both.
+        let conditions = service.conditions
+        let reasons = disabledReasons(under: conditions)
+        let details = disabledReasonDetails(under: conditions)
         if details != reportedDetails {
             reportedDetails = details
             propertiesChanged(["DisabledReasonDetails": Wire.reasonDetails(details)])
@@ -308,12 +310,16 @@ final class Session: BusInterface {
 
     // MARK: Rules
 
-    private var disabledReasons: [DisabledReason] {
-        service.conditions.disabledReasons(accuracy: maximumLocationAccuracy, usesMicrophone: audio)
+    private var disabledReasons: [DisabledReason] { disabledReasons(under: service.conditions) }
+
+    private var disabledReasonDetails: [DisabledReason: String] { disabledReasonDetails(under: service.conditions) }
+
+    private func disabledReasons(under conditions: CaptureConditions) -> [DisabledReason] {
+        conditions.disabledReasons(accuracy: maximumLocationAccuracy, usesMicrophone: audio)
     }
 
-    private var disabledReasonDetails: [DisabledReason: String] {
-        service.conditions.explanations(accuracy: maximumLocationAccuracy, enrollmentProblem: service.signing.problem,
+    private func disabledReasonDetails(under conditions: CaptureConditions) -> [DisabledReason: String] {
+        conditions.explanations(accuracy: maximumLocationAccuracy, enrollmentProblem: service.signing.problem,
                                         usesMicrophone: audio)
     }
 

@@ -86,7 +86,7 @@ final class SigningIdentity {
     }
 
     /// The re-stamp queue signs with what captures sign with.
-    func signerChanged() {
+    private func signerChanged() {
         guard let client = service.configuration.timeStamping?.client else { return }
         service.restamp?.signerChanged(signer, trustAnchor: identity.trustAnchor, client: client)
     }

@@ -54,9 +54,8 @@ public struct VideoSigning: Sendable {
             // A ".tmp-" name: ResultStore removes it at start if a crash leaves it behind.
             let rewritten = "\(directory)/\(StagedFile.temporaryPrefix)signing-\(UInt64.random(in: .min ... .max))"
             defer { unlink(rewritten) }
+            // Written durably already (MP4Signer's AtomicOutput); then the rename, then the directory entry.
             try signer.sign(inputPath: video.path, outputPath: rewritten)
-            // Durably: the new file's data first, then the rename, then the directory entry.
-            try Syscalls.open(rewritten, O_RDONLY | O_NOFOLLOW).sync()
             try Syscalls.rename(rewritten, video.path)
             try Syscalls.syncDirectory(directory)
         }
