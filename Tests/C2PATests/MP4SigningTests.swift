@@ -120,7 +120,7 @@ final class MP4SigningTests: XCTestCase {
         XCTAssertTrue(boxes.count > 1 && boxes[1].isC2PA, "\(boxes.map(\.type))", line: line)
     }
 
-    /// Trusted by c2pa-rs and by lensd, bound by exactly c2pa.hash.bmff.v3 over what BMFFHash
+    /// Trusted by c2pa-rs and by lensd, bound by exactly c2pa.hash.bmff.v3 over what BMFFHasher
     /// computes, and decoding frame for frame like `original`.
     @discardableResult
     private func checkSigned(_ file: URL, decodesAs original: URL, line: UInt = #line) throws -> ReferenceVerdict {
