@@ -1,10 +1,12 @@
 import Foundation
 
 enum Measure {
-    /// Runs `body` `runs` times and returns each duration in milliseconds.
-    static func times(runs: Int, _ body: () throws -> Void) rethrows -> [Double] {
+    /// Runs `body` `runs` times and returns each duration in milliseconds; `prepare` runs before
+    /// each, untimed.
+    static func times(runs: Int, prepare: () -> Void = {}, _ body: () throws -> Void) rethrows -> [Double] {
         let clock = ContinuousClock()
         return try (0..<runs).map { _ in
+            prepare()
             let elapsed = try clock.measure(body)
             return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         }

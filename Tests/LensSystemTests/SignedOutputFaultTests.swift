@@ -36,10 +36,10 @@ final class SignedOutputFaultTests: FaultInjectionTestCase {
         try JPEGSigner(writer: writer())
     }
 
-    /// Signs the photo into `name` in the test's directory; small buffers, so the background
-    /// writer makes many writes.
+    /// Signs the photo into `name` in the test's directory: the header's write, then the rest's
+    /// on the background writer's thread, then the store's.
     private func sign(into name: String) throws {
-        try signer().sign(inputPath: Self.photo.path, outputPath: tmp.file(name).path, bufferSize: 8 << 10)
+        try signer().sign(inputPath: Self.photo.path, outputPath: tmp.file(name).path)
     }
 
     private func assertFails(with expected: Errno, _ body: () throws -> Void, file: StaticString = #filePath, line: UInt = #line) {
@@ -63,9 +63,16 @@ final class SignedOutputFaultTests: FaultInjectionTestCase {
         XCTAssertEqual(try leftovers(), [])
     }
 
-    /// Far into the copy, on the background writer's thread.
+    /// The copy of the rest, on the background writer's thread.
     func testNoSpaceInTheMiddleLeavesNothing() throws {
-        inject(.noSpace, into: .write, skipping: 10)
+        inject(.noSpace, into: .write, skipping: 1)
+        assertFails(with: .noSpace) { try sign(into: "signed.jpg") }
+        XCTAssertEqual(try leftovers(), [])
+    }
+
+    /// The signed store's write into the gap, after the copy.
+    func testNoSpaceForTheStoreLeavesNothing() throws {
+        inject(.noSpace, into: .write, skipping: 2)
         assertFails(with: .noSpace) { try sign(into: "signed.jpg") }
         XCTAssertEqual(try leftovers(), [])
     }

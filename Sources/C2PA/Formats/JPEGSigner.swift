@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,20 +20,33 @@ public struct JPEGSigner: Sendable {
         self.chunkSize = chunkSize
     }
 
-    /// Signs a JPEG held in memory, hashing each piece as it is copied (one pass over the bytes).
+    /// Signs a JPEG held in memory: the bytes are copied into the result on a second thread while
+    /// this one hashes them, so the copy (and faulting in the result's fresh pages) costs no time
+    /// beside the hash.
     public func sign(_ jpeg: [UInt8]) throws -> [UInt8] {
         try jpeg.withUnsafeBytes { raw in
             guard let insertion = try Self.insertionOffset(raw, isWholeFile: true) else {
                 throw C2PAError.malformed("JPEG has no start of scan")
             }
             let plan = try layout(insertionAt: insertion)
-            let hasher = Hasher(.sha256)
+            nonisolated(unsafe) let hasher = Hasher(.sha256)  // used by the hashing job alone until it ends
             let gap = insertion + plan.segmentsLength
             // Uninitialized, not zero-filled: every byte is written below, so zeroing would be a
             // third pass over a 12 MP photo.
             var out = [UInt8](unsafeUninitializedCapacity: jpeg.count + plan.segmentsLength) { target, count in
-                Self.copy(UnsafeRawBufferPointer(rebasing: raw[..<insertion]), to: target.baseAddress!, hashingInto: hasher)
-                Self.copy(UnsafeRawBufferPointer(rebasing: raw[insertion...]), to: target.baseAddress! + gap, hashingInto: hasher)
+                // Both jobs only read the input; only the copy writes the result.
+                nonisolated(unsafe) let head = UnsafeRawBufferPointer(rebasing: raw[..<insertion])
+                nonisolated(unsafe) let rest = UnsafeRawBufferPointer(rebasing: raw[insertion...])
+                nonisolated(unsafe) let base = UnsafeMutableRawPointer(target.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: 2) { job in
+                    if job == 0 {
+                        hasher.update(head)
+                        hasher.update(rest)
+                    } else {
+                        base.copyMemory(from: head.baseAddress!, byteCount: head.count)
+                        (base + gap).copyMemory(from: rest.baseAddress!, byteCount: rest.count)
+                    }
+                }
                 count = target.count
             }
             let segments = JPEGXT.segments(store: try plan.store(hash: hasher.finalize()), chunk: chunkSize)
@@ -42,23 +56,12 @@ public struct JPEGSigner: Sendable {
         }
     }
 
-    /// Copies in pieces that stay in cache between the copy and the hash.
-    private static func copy(_ source: UnsafeRawBufferPointer, to target: UnsafeMutableRawPointer, hashingInto hasher: Hasher) {
-        let piece = 256 << 10
-        var offset = 0
-        while offset < source.count {
-            let slice = UnsafeRawBufferPointer(rebasing: source[offset..<min(source.count, offset + piece)])
-            (target + offset).copyMemory(from: slice.baseAddress!, byteCount: slice.count)
-            hasher.update(slice)
-            offset += slice.count
-        }
-    }
-
-    /// Signs the JPEG at `inputPath` into `outputPath` (created or truncated) in one pass over a
-    /// read-only mapping of the input, atomically (`AtomicOutput`): the header goes out first, a gap of the store's final size
-    /// is left, the rest is hashed straight from the mapping while a second thread writes the part
-    /// hashed before, and the signed store is written into the gap at the end.
-    public func sign(inputPath: String, outputPath: String, bufferSize: Int = 4 << 20) throws {
+    /// Signs the JPEG at `inputPath` into `outputPath` (created or truncated) from a read-only
+    /// mapping of the input, atomically (`AtomicOutput`): the header goes out first, a gap of the
+    /// store's final size is left, and while a second thread writes the rest of the mapping after
+    /// the gap, this one hashes it, so the copy costs no time beside the hash. The signed store
+    /// goes into the gap at the end.
+    public func sign(inputPath: String, outputPath: String) throws {
         let input = try POSIXFile(path: inputPath, flags: O_RDONLY)
         try input.withBytes { raw in
             guard let insertion = try Self.insertionOffset(raw, isWholeFile: true) else {
@@ -72,18 +75,10 @@ public struct JPEGSigner: Sendable {
                 try output.write(head)
                 try output.seek(to: insertion + plan.segmentsLength)
                 let writer = try BackgroundWriter(output: output)
-                var offset = insertion
-                do {
-                    while offset < raw.count {
-                        let chunk = UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + bufferSize)])
-                        hasher.update(chunk)
-                        try writer.write(chunk)
-                        offset += chunk.count
-                    }
-                } catch {
-                    try? writer.finish()
-                    throw error
-                }
+                let rest = UnsafeRawBufferPointer(rebasing: raw[insertion...])
+                // The writer only reads the mapping, so hashing it meanwhile is safe.
+                try writer.write(rest)
+                hasher.update(rest)
                 try writer.finish()
                 let store = try plan.store(hash: hasher.finalize())
                 try output.write(JPEGXT.segments(store: store, chunk: chunkSize), at: insertion)
