@@ -50,8 +50,8 @@ int lens_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }
 
-int lens_malloc_trim(void) {
-    return malloc_trim(0);
+int lens_malloc_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
 int lens_block_sigpipe(void) {

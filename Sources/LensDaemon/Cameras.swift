@@ -31,10 +31,7 @@ final class Cameras: CaptureFlow {
 
     func handle(_ effect: CaptureMachine.Effect) {
         guard case .claimEnded = effect else { return }
-        rig.run(on: currentIndex, { camera in
-            camera.close()
-            FreedMemory.giveBack()
-        }) { _, _ in }
+        rig.run(on: currentIndex, { $0.close() }) { _, _ in }
     }
 
     /// Hot-plug by polling /sys: netlink uevents do not reach containers.

@@ -42,6 +42,7 @@ public enum Daemon {
     }
 
     private static func serve(_ configuration: Configuration) throws -> Int32 {
+        FreedMemory.returnLargeBlocksWhenFreed()
         // Before any thread exists (the cameras', signing's and storage's come with LensService):
         // they inherit the mask, so SIGTERM and SIGINT wait for the loop's signal source instead of
         // killing the process wherever they land.

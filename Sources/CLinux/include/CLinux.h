@@ -34,9 +34,9 @@ int lens_pipe_nonblocking_writer(int fds[2]);
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): the new fd, or -1 with errno set.
 int lens_eventfd(void);
 
-/// malloc_trim(0) (<malloc.h>, which Swift's Glibc module leaves out): hands the freed memory of
-/// every malloc arena back to the kernel; 1 if some was released.
-int lens_malloc_trim(void);
+/// mallopt(M_MMAP_THRESHOLD, bytes) (<malloc.h>, which Swift's Glibc module leaves out): blocks
+/// of at least `bytes` get a mapping of their own, unmapped when freed; 1 on success.
+int lens_malloc_mmap_threshold(int bytes);
 
 /// Blocks SIGPIPE for the calling thread, so that a write to a pipe whose reader has gone fails
 /// with EPIPE there instead of killing the process: 0, or an errno.

@@ -56,13 +56,15 @@ class LensdTestCase: XCTestCase {
         try daemon.start()
     }
 
-    /// Open file descriptors and resident memory of lensd, from /proc.
-    func daemonResources() throws -> (fds: Int, rssKiB: Int) {
+    /// Open file descriptors and resident memory of lensd (all of it, and its anonymous part), from /proc.
+    func daemonResources() throws -> (fds: Int, rssKiB: Int, anonKiB: Int) {
         let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").count
         let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
-        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?
-            .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) } ?? -1
-        return (fds, rss)
+        func kiB(_ field: String) -> Int {
+            status.split(separator: "\n").first { $0.hasPrefix("\(field):") }?
+                .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) } ?? -1
+        }
+        return (fds, kiB("VmRSS"), kiB("RssAnon"))
     }
 
     func peer(_ steps: [String], as user: String? = nil) throws -> PeerProcess {
