@@ -10,9 +10,7 @@ struct CLIBench {
     var binaries: URL
 
     init(_ argv: [String]) throws {
-        // The running executable itself: a relative argv[0] through .build/debug was seen to resolve to another checkout's build.
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        binaries = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        binaries = LocalDaemon.binaries
         var rest = argv[...]
         while let arg = rest.popFirst() {
             switch arg {
@@ -27,23 +25,10 @@ struct CLIBench {
     func run() throws {
         let lensctl = binaries.appendingPathComponent("lensctl").path
         // lensd only when the bench starts its own.
-        for binary in bus == nil ? ["lensctl", "lensd"] : ["lensctl"] where !FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent(binary).path) {
-            throw BenchError("cli: no \(binary) beside lens-bench; build it the same way first: "
-                + "swift build -c release --static-swift-stdlib --product \(binary)")
-        }
-        let dir = try Measure.tmpfsDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        var started: [Process] = []
-        defer { for process in started.reversed() where process.isRunning { process.terminate(); process.waitUntilExit() } }
-        let address: String
-        if let bus {
-            address = bus
-        } else {
-            let (busProcess, busAddress) = try startBus(in: dir)
-            started.append(busProcess)
-            started.append(try startLensd(in: dir, bus: busAddress))
-            address = busAddress
-        }
+        try LocalDaemon.require(bus == nil ? ["lensctl", "lensd"] : ["lensctl"], for: "cli")
+        let local = try bus == nil ? LocalDaemon() : nil
+        defer { local?.stop() }
+        guard let address = bus ?? local?.address else { throw BenchError("cli: no bus") }
 
         let ours = [lensctl, "status", "--bus", address]
         let floor = ["/usr/bin/busctl", "--address=\(address)", "get-property", "org.lensd.Lens1", "/org/lensd/Lens1",
@@ -60,63 +45,6 @@ struct CLIBench {
         print(String(format: "one-shot lensctl status:       median %6.2f ms  (min %.2f)", lensctlMedian, lensctlTimes.min() ?? 0))
         print(String(format: "one-shot busctl get-property:  median %6.2f ms  (min %.2f)", busctlMedian, busctlTimes.min() ?? 0))
         print(String(format: "ratio lensctl / busctl: %.2f×   (target: ≤ 15 ms and ≤ 2×)", lensctlMedian / busctlMedian))
-    }
-
-    /// A dbus-daemon that lets anyone own names and call methods: lensd's own check, which
-    /// admits root and the invoking user's peers in group lens, is what stands.
-    private func startBus(in dir: URL) throws -> (Process, String) {
-        let socket = dir.appendingPathComponent("bus").path
-        let config = dir.appendingPathComponent("bus.conf")
-        try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <auth>EXTERNAL</auth>
-              <listen>unix:path=\(socket)</listen>
-              <policy context="default">
-                <allow user="*"/><allow own="*"/>
-                <allow send_type="method_call"/><allow send_type="signal"/>
-                <allow send_type="method_return"/><allow send_type="error"/>
-                <allow receive_type="method_call"/><allow receive_type="signal"/>
-                <allow receive_type="method_return"/><allow receive_type="error"/>
-              </policy>
-            </busconfig>
-            """.write(to: config, atomically: true, encoding: .utf8)
-        let process = try launch("/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork"])
-        try waitFor("the bus socket") { FileManager.default.fileExists(atPath: socket) }
-        return (process, "unix:path=\(socket)")
-    }
-
-    private func startLensd(in dir: URL, bus: String) throws -> Process {
-        let state = dir.appendingPathComponent("state").path
-        let config = dir.appendingPathComponent("lensd.conf")
-        try Data().write(to: config)
-        let process = try launch(binaries.appendingPathComponent("lensd").path,
-                                 ["--bus", bus, "--config", config.path, "--state-dir", state, "--camera", "synthetic",
-                                  "--location", "optional", "--gpsd", "none", "--log-level", "warning"])
-        let probe = ["/usr/bin/busctl", "--address=\(bus)", "get-property", "org.lensd.Lens1", "/org/lensd/Lens1",
-                     "org.lensd.Lens1.Manager", "Version"]
-        try waitFor("lensd") { (try? Spawn.run(probe)) == 0 }
-        return process
-    }
-
-    private func launch(_ path: String, _ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    private func waitFor(_ what: String, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while !condition() {
-            guard Date() < deadline else { throw BenchError("cli: \(what) did not come up within 20 s") }
-            usleep(20_000)
-        }
     }
 
     /// Whether the Swift runtime is linked in (--static-swift-stdlib) or loaded from the toolchain.

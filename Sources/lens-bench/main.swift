@@ -13,6 +13,7 @@ usage: lens-bench sign-jpeg --key KEY|pkcs11:URI|tpm2:BLOB --chain CHAIN [--trus
        lens-bench preview [--size WxH] [--seconds S] [--photos N] [--recordings N]
        lens-bench outbox [--runs N] [--size MB] [FILE]
        lens-bench face [--runs N] [--size WxH]
+       lens-bench memory [--captures N]
 """
 
 let argv = Array(CommandLine.arguments.dropFirst())
@@ -28,6 +29,7 @@ do {
     case "preview": try PreviewBench(Array(argv.dropFirst())).run()
     case "outbox": try OutboxBench(Array(argv.dropFirst())).run()
     case "face": try FaceBench(Array(argv.dropFirst())).run()
+    case "memory": try MemoryBench(Array(argv.dropFirst())).run()
     default:
         print(usage)
         exit(2)

@@ -52,31 +52,31 @@ public struct MetadataAssertion: Assertion {
     public init(_ metadata: CaptureMetadata) { self.metadata = metadata }
 
     public func content() throws -> AssertionContent {
-        .json(try JSONSerialization.data(withJSONObject: fields(), options: [.sortedKeys, .withoutEscapingSlashes]).map { $0 })
+        .json(try JSONValue.object(fields()).serialized())
     }
 
-    func fields() -> [String: Any] {
+    func fields() -> [String: JSONValue] {
         let m = metadata
-        var fields: [String: Any] = [
-            "@context": ["exif": "http://ns.adobe.com/exif/1.0/", "tiff": "http://ns.adobe.com/tiff/1.0/"],
-            "exif:DateTimeOriginal": Timestamps.iso8601(m.captureTime, in: m.timeZone),
-            "exif:OffsetTimeOriginal": Timestamps.offset(of: m.captureTime, in: m.timeZone),
-            "tiff:Make": m.make,
-            "tiff:Model": m.model,
+        var fields: [String: JSONValue] = [
+            "@context": .object(["exif": .string("http://ns.adobe.com/exif/1.0/"), "tiff": .string("http://ns.adobe.com/tiff/1.0/")]),
+            "exif:DateTimeOriginal": .string(Timestamps.iso8601(m.captureTime, in: m.timeZone)),
+            "exif:OffsetTimeOriginal": .string(Timestamps.offset(of: m.captureTime, in: m.timeZone)),
+            "tiff:Make": .string(m.make),
+            "tiff:Model": .string(m.model),
         ]
-        if let zoom = m.digitalZoomRatio { fields["exif:DigitalZoomRatio"] = Self.rational(zoom, denominator: 100) }
+        if let zoom = m.digitalZoomRatio { fields["exif:DigitalZoomRatio"] = .string(Self.rational(zoom, denominator: 100)) }
         guard let fix = m.location else { return fields }
-        fields["exif:GPSVersionID"] = "2.2.0.0"
-        fields["exif:GPSLatitude"] = Self.coordinate(fix.latitude, positive: "N", negative: "S")
-        fields["exif:GPSLongitude"] = Self.coordinate(fix.longitude, positive: "E", negative: "W")
+        fields["exif:GPSVersionID"] = .string("2.2.0.0")
+        fields["exif:GPSLatitude"] = .string(Self.coordinate(fix.latitude, positive: "N", negative: "S"))
+        fields["exif:GPSLongitude"] = .string(Self.coordinate(fix.longitude, positive: "E", negative: "W"))
         if let altitude = fix.altitude {
-            fields["exif:GPSAltitudeRef"] = altitude < 0 ? 1 : 0
-            fields["exif:GPSAltitude"] = Self.rational(abs(altitude), denominator: 100)
+            fields["exif:GPSAltitudeRef"] = .number(altitude < 0 ? 1 : 0)
+            fields["exif:GPSAltitude"] = .string(Self.rational(abs(altitude), denominator: 100))
         }
-        fields["exif:GPSHPositioningError"] = Self.rational(fix.horizontalError, denominator: 100)
-        fields["exif:GPSDateStamp"] = Timestamps.exifDateUTC(fix.fixTime)
-        fields["exif:GPSTimeStamp"] = Timestamps.rfc3339UTC(fix.fixTime)
-        if fix.isDeclared { fields["exif:GPSProcessingMethod"] = "MANUAL" }
+        fields["exif:GPSHPositioningError"] = .string(Self.rational(fix.horizontalError, denominator: 100))
+        fields["exif:GPSDateStamp"] = .string(Timestamps.exifDateUTC(fix.fixTime))
+        fields["exif:GPSTimeStamp"] = .string(Timestamps.rfc3339UTC(fix.fixTime))
+        if fix.isDeclared { fields["exif:GPSProcessingMethod"] = .string("MANUAL") }
         return fields
     }
 

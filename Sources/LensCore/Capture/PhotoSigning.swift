@@ -6,7 +6,8 @@ public struct PhotoSigning: Sendable {
     public var signer: ClaimSigner
     public var generator: ClaimGeneratorInfo
     public var includeThumbnail: Bool
-    public var timeZone: TimeZone
+    /// nil: the system's local time at the capture (`LocalTime`).
+    public var timeZone: TimeZone?
     /// nil: no time-stamp is asked for.
     public var timeStamping: TimeStamping?
 
@@ -17,7 +18,7 @@ public struct PhotoSigning: Sendable {
     }
 
     public init(signer: ClaimSigner, generator: ClaimGeneratorInfo, includeThumbnail: Bool = false,
-                timeZone: TimeZone = .current, timeStamping: TimeStamping? = nil) {
+                timeZone: TimeZone? = nil, timeStamping: TimeStamping? = nil) {
         self.timeStamping = timeStamping
         self.signer = signer
         self.generator = generator
@@ -27,7 +28,7 @@ public struct PhotoSigning: Sendable {
 
     public func sign(_ photo: CapturedPhoto, location: LocationFix?) throws -> Signed {
         let assertions = CaptureAssertions(
-            captureTime: photo.captureTime, timeZone: timeZone, make: photo.make, model: photo.model,
+            captureTime: photo.captureTime, timeZone: timeZone ?? LocalTime.zone(at: photo.captureTime), make: photo.make, model: photo.model,
             isSynthetic: photo.isSynthetic, digitalZoomRatio: photo.digitalZoomRatio, location: location)
         let stamper = timeStamping?.stamper(for: signer)
         let writer = ManifestWriter(generator: generator, assertions: assertions.make(thumbnail: includeThumbnail ? photo.thumbnail : nil),

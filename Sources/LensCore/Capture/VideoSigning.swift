@@ -26,11 +26,12 @@ public struct VideoSigning: Sendable {
 
     public var signer: ClaimSigner
     public var generator: ClaimGeneratorInfo
-    public var timeZone: TimeZone
+    /// nil: the system's local time at the capture (`LocalTime`).
+    public var timeZone: TimeZone?
     /// nil: no time-stamp is asked for.
     public var timeStamping: TimeStamping?
 
-    public init(signer: ClaimSigner, generator: ClaimGeneratorInfo, timeZone: TimeZone = .current,
+    public init(signer: ClaimSigner, generator: ClaimGeneratorInfo, timeZone: TimeZone? = nil,
                 timeStamping: TimeStamping? = nil) {
         self.timeStamping = timeStamping
         self.signer = signer
@@ -42,7 +43,7 @@ public struct VideoSigning: Sendable {
     @discardableResult
     public func sign(_ video: FinalizedMP4, facts: Facts, location: LocationFix?) throws -> TimeStamping.Outcome? {
         let assertions = CaptureAssertions(
-            captureTime: facts.startTime, timeZone: timeZone, make: facts.make, model: facts.model,
+            captureTime: facts.startTime, timeZone: timeZone ?? LocalTime.zone(at: facts.startTime), make: facts.make, model: facts.model,
             isSynthetic: facts.isSynthetic, digitalZoomRatio: facts.digitalZoomRatio, location: location)
         let stamper = timeStamping?.stamper(for: self.signer)
         let signer = MP4Signer(writer: ManifestWriter(generator: generator, assertions: assertions.make(thumbnail: nil),
