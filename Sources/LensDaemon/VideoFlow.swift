@@ -154,9 +154,13 @@ final class VideoFlow: CaptureFlow {
             if recording.stopRequested.load(ordering: .relaxed) { return end(nil) }
             do {
                 // Whole into the recording first; the preview only gets its turn afterwards.
+                let started = recorder.origin != nil
                 try camera.withNextVideoFrame { frame in
                     try recorder.append(frame)
                     rig.frames.deliver(frame)
+                }
+                if !started, let origin = recorder.origin {
+                    Log.debug("video \(recording.name): time 0 is CLOCK_MONOTONIC \(String(format: "%.6f", origin)) s (the first frame's arrival)")
                 }
                 if recording.tracksDigitalZoom { recording.recorded(withDigitalZoom: camera.state.videoDigitalZoomRatio) }
             } catch {

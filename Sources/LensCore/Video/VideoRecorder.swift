@@ -31,6 +31,9 @@ public final class VideoRecorder {
     /// The newest coded frame: its duration is known only when the next frame's time is.
     private var held: (sample: VideoSample, timestamp: Double)?
     private var firstTimestamp: Double?
+    /// Time 0 of both tracks on CLOCK_MONOTONIC: the first frame's arrival, taken before its
+    /// thumbnail, conversion and coding, and the file's creation, which may take tens of ms.
+    public private(set) var origin: Double?
     private let microphone: Microphone?
     /// Video ticks in the fragments handed to the writer: where their sound must reach.
     private var flushedTicks: UInt64 = 0
@@ -69,6 +72,7 @@ public final class VideoRecorder {
     }
 
     public func append(_ frame: VideoFrame) throws {
+        if origin == nil { origin = Self.monotonicTime(of: frame.timestamp) }
         if thumbnail == nil { thumbnail = try VideoThumbnail.make(from: frame) }
         guard let coded = try code(frame) else { return }
         let startsFragment: Bool
@@ -127,7 +131,7 @@ public final class VideoRecorder {
             case .jpeg(let bytes): jpeg = Array(bytes)
             case .rgb(let rgb): jpeg = try JPEGCodec.encode(rgb: rgb, width: frame.width, height: frame.height, quality: quality)
             }
-            if writer == nil { try open(VideoTrack(format: .jpeg, width: frame.width, height: frame.height), at: frame.timestamp) }
+            if writer == nil { try open(VideoTrack(format: .jpeg, width: frame.width, height: frame.height)) }
             return VideoSample(data: jpeg, duration: nominalDuration, isSync: true)
         case .h264(let bitrate):
             guard width >= 16, height >= 16 else { throw VideoRecordingError.frameTooSmall(frame.width, frame.height) }
@@ -145,16 +149,17 @@ public final class VideoRecorder {
             guard let coded = try encoder!.encode(image!, timestamp: frame.timestamp - start) else { return nil }
             if writer == nil {
                 guard coded.isKeyFrame, let sps = coded.sps, let pps = coded.pps else { return nil }
-                try open(VideoTrack(format: .h264(sps: sps, pps: pps), width: width, height: height), at: frame.timestamp)
+                try open(VideoTrack(format: .h264(sps: sps, pps: pps), width: width, height: height))
             }
             return VideoSample(data: coded.sample, duration: nominalDuration, isSync: coded.isKeyFrame)
         }
     }
 
-    private func open(_ track: VideoTrack, at timestamp: Double) throws {
+    private func open(_ track: VideoTrack) throws {
         let audio = microphone.map { AudioTrack(channels: $0.settings.channels, preSkip: $0.preSkip) }
         writer = BackgroundFragmentWriter(try FragmentedMP4Writer(path: path, track: track, audio: audio, creationTime: creationTime))
-        microphone?.start(at: Self.monotonicTime(of: timestamp))
+        // `append` takes the origin before it codes the first frame.
+        microphone?.start(at: origin ?? ALSACapture.monotonicNow())
     }
 
     /// The frame's time on the sound's clock (CLOCK_MONOTONIC): its own timestamp when it is
