@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "CLinux"),
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "CH264", linkerSettings: [.linkedLibrary("openh264")]),
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),  // libcurl itself is opened on first use
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "COpus", linkerSettings: [.linkedLibrary("opus")]),
         // PKCS#11 modules are loaded at run time (dlopen); only p11-kit's header is needed to build.

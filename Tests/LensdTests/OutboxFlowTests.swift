@@ -131,6 +131,7 @@ final class OutboxFlowTests: OutboxFlowTestCase {
                            try sha256(daemon.stateDirectory.appendingPathComponent("results/0/\(name).jpg")))
         }
         try waitForOutboxState(c, "an empty outbox") { $0["queued"]?.uint32Value == 0 && $0["last_error"]?.stringValue == "" }
+        XCTAssertTrue(try daemonHasLoaded("libcurl.so"), "the outbox opened libcurl on first use")
     }
 
     /// lensctl outbox lists the caller's own uploads (root: everyone's); retry is for root or the owner.

@@ -218,6 +218,15 @@ final class IdleMemoryTests: LensdTestCase {
         print("6 captures on an idle daemon: anonymous memory \(start.anonKiB)→\(now.anonKiB) KiB, RSS \(start.rssKiB)→\(now.rssKiB) KiB")
     }
 
+    /// libcurl and the libraries it brings (about 4 MB resident) are opened for an outbox or a
+    /// TSA only: this lensd has neither.
+    func testWithoutOutboxOrTSALibcurlIsNotLoaded() throws {
+        let c = try client()
+        try capture(c)
+        XCTAssertFalse(try daemonHasLoaded("libcurl.so"))
+        XCTAssertTrue(try daemonHasLoaded("libcrypto.so"), "the check reads the maps it should")
+    }
+
     /// One photo in a session of its own, closed after, so the camera is closed again; a round
     /// trip after, so lensd has finished with the call.
     private func capture(_ c: TestClient) throws {

@@ -2,10 +2,25 @@
 #define LENS_CCURL_H
 
 // libcurl for the outbox and the time-stamp client. curl_easy_setopt and curl_easy_getinfo are variadic, which Swift does
-// not import, and the transfer callbacks are plain C: each gets a typed wrapper here. Nothing
-// here but adaptation.
+// not import, and the transfer callbacks are plain C: each gets a typed wrapper here. libcurl
+// is opened (dlopen) on first use, not linked: a lensd with no outbox and no TSA never loads it
+// nor the two dozen libraries it brings (about 4 MB resident). Nothing here but adaptation.
 
 #include <curl/curl.h>
+
+/// Opens libcurl.so.4 and runs curl_global_init, once for the process: NULL when it is ready,
+/// else why not (static storage). Every other function here needs it to have succeeded.
+const char *lens_curl_load(void);
+
+/// curl_easy_init, curl_easy_cleanup, curl_easy_perform, curl_easy_strerror.
+CURL *lens_curl_easy_init(void);
+void lens_curl_easy_cleanup(CURL *curl);
+CURLcode lens_curl_easy_perform(CURL *curl);
+const char *lens_curl_easy_strerror(CURLcode code);
+
+/// curl_slist_append and curl_slist_free_all.
+struct curl_slist *lens_curl_slist_append(struct curl_slist *list, const char *string);
+void lens_curl_slist_free_all(struct curl_slist *list);
 
 /// curl_easy_setopt for options that take a long.
 CURLcode lens_curl_set_long(CURL *curl, CURLoption option, long value);

@@ -10,8 +10,8 @@ extension CurlTransfer {
         let transfer = try CurlTransfer(url: url, caFile: caFile)
         let curl = transfer.curl
         var headers: UnsafeMutablePointer<curl_slist>?
-        headers = curl_slist_append(headers, "Content-Type: \(contentType)")
-        defer { curl_slist_free_all(headers) }
+        headers = lens_curl_slist_append(headers, "Content-Type: \(contentType)")
+        defer { lens_curl_slist_free_all(headers) }
         var response = lens_curl_buffer(data: nil, length: 0, limit: limit)
         defer { free(response.data) }
         let milliseconds = max(1, Int(timeout / .milliseconds(1)))

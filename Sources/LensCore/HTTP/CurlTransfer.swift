@@ -15,11 +15,12 @@ final class CurlTransfer {
     let curl: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
-
     init(url: String, caFile: String?) throws {
-        guard Self.globalInit, let curl = curl_easy_init() else {
-            throw TransportFailure(message: "libcurl could not be initialised", isTLS: false)
+        if let failure = lens_curl_load() {
+            throw TransportFailure(message: String(cString: failure), isTLS: false)
+        }
+        guard let curl = lens_curl_easy_init() else {
+            throw TransportFailure(message: "libcurl could not start a transfer", isTLS: false)
         }
         self.curl = curl
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -37,23 +38,23 @@ final class CurlTransfer {
     }
 
     deinit {
-        curl_easy_cleanup(curl)
+        lens_curl_easy_cleanup(curl)
         errorBuffer.deallocate()
     }
 
     /// The results of `lens_curl_set_*` calls: the first refusal is thrown.
     func set(_ settings: [CURLcode]) throws {
         if let failed = settings.first(where: { $0 != CURLE_OK }) {
-            throw TransportFailure(message: "libcurl refused a setting: \(String(cString: curl_easy_strerror(failed)))", isTLS: false)
+            throw TransportFailure(message: "libcurl refused a setting: \(String(cString: lens_curl_easy_strerror(failed)))", isTLS: false)
         }
     }
 
     /// Runs the transfer; returns the HTTP status.
     func perform() throws -> Int {
-        let code = curl_easy_perform(curl)
+        let code = lens_curl_easy_perform(curl)
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
-            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let message = detail.isEmpty ? String(cString: lens_curl_easy_strerror(code)) : detail
             throw TransportFailure(message: message, isTLS: Self.tlsCodes.contains(code))
         }
         return lens_curl_response_code(curl)

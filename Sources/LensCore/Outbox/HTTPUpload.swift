@@ -35,8 +35,8 @@ struct HTTPUpload {
         let transfer = try CurlTransfer(url: url, caFile: caFile)
         let curl = transfer.curl
         var list: UnsafeMutablePointer<curl_slist>?
-        for header in headers { list = curl_slist_append(list, header) }
-        defer { curl_slist_free_all(list) }
+        for header in headers { list = lens_curl_slist_append(list, header) }
+        defer { lens_curl_slist_free_all(list) }
         let body = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         body.initialize(to: fd)
         defer { body.deallocate() }

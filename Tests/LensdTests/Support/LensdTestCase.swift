@@ -67,6 +67,15 @@ class LensdTestCase: XCTestCase {
         return (fds, kiB("VmRSS"), kiB("RssAnon"))
     }
 
+    /// Whether lensd has a library mapped whose file name starts with `name` (e.g. "libcurl.so").
+    func daemonHasLoaded(_ name: String) throws -> Bool {
+        // Read to the end: /proc files report a size of 0.
+        let maps = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(daemon.pid)/maps"))
+        defer { try? maps.close() }
+        let text = String(decoding: try maps.readToEnd() ?? Data(), as: UTF8.self)
+        return text.split(separator: "\n").contains { $0.split(separator: "/").last?.hasPrefix(name) ?? false }
+    }
+
     func peer(_ steps: [String], as user: String? = nil) throws -> PeerProcess {
         try PeerProcess(address: bus.address, steps: steps, user: user, directory: tmp)
     }
