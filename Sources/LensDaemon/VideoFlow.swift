@@ -160,7 +160,7 @@ final class VideoFlow: CaptureFlow {
                     rig.frames.deliver(frame)
                 }
                 if !started, let origin = recorder.origin {
-                    Log.debug("video \(recording.name): time 0 is CLOCK_MONOTONIC \(String(format: "%.6f", origin)) s (the first frame's arrival)")
+                    Log.debug("video \(recording.name): time 0 is CLOCK_MONOTONIC \(String(format: "%.6f", origin)) s")
                 }
                 if recording.tracksDigitalZoom { recording.recorded(withDigitalZoom: camera.state.videoDigitalZoomRatio) }
             } catch {

@@ -31,8 +31,7 @@ public final class VideoRecorder {
     /// The newest coded frame: its duration is known only when the next frame's time is.
     private var held: (sample: VideoSample, timestamp: Double)?
     private var firstTimestamp: Double?
-    /// Time 0 of both tracks on CLOCK_MONOTONIC: the first frame's arrival, taken before its
-    /// thumbnail, conversion and coding, and the file's creation, which may take tens of ms.
+    /// Time 0 of the sound on CLOCK_MONOTONIC, once the file is open (see `monotonicTime(of:)`).
     public private(set) var origin: Double?
     private let microphone: Microphone?
     /// Video ticks in the fragments handed to the writer: where their sound must reach.
@@ -72,7 +71,6 @@ public final class VideoRecorder {
     }
 
     public func append(_ frame: VideoFrame) throws {
-        if origin == nil { origin = Self.monotonicTime(of: frame.timestamp) }
         if thumbnail == nil { thumbnail = try VideoThumbnail.make(from: frame) }
         guard let coded = try code(frame) else { return }
         let startsFragment: Bool
@@ -131,7 +129,7 @@ public final class VideoRecorder {
             case .jpeg(let bytes): jpeg = Array(bytes)
             case .rgb(let rgb): jpeg = try JPEGCodec.encode(rgb: rgb, width: frame.width, height: frame.height, quality: quality)
             }
-            if writer == nil { try open(VideoTrack(format: .jpeg, width: frame.width, height: frame.height)) }
+            if writer == nil { try open(VideoTrack(format: .jpeg, width: frame.width, height: frame.height), at: frame.timestamp) }
             return VideoSample(data: jpeg, duration: nominalDuration, isSync: true)
         case .h264(let bitrate):
             guard width >= 16, height >= 16 else { throw VideoRecordingError.frameTooSmall(frame.width, frame.height) }
@@ -149,17 +147,18 @@ public final class VideoRecorder {
             guard let coded = try encoder!.encode(image!, timestamp: frame.timestamp - start) else { return nil }
             if writer == nil {
                 guard coded.isKeyFrame, let sps = coded.sps, let pps = coded.pps else { return nil }
-                try open(VideoTrack(format: .h264(sps: sps, pps: pps), width: width, height: height))
+                try open(VideoTrack(format: .h264(sps: sps, pps: pps), width: width, height: height), at: frame.timestamp)
             }
             return VideoSample(data: coded.sample, duration: nominalDuration, isSync: coded.isKeyFrame)
         }
     }
 
-    private func open(_ track: VideoTrack) throws {
+    private func open(_ track: VideoTrack, at timestamp: Double) throws {
         let audio = microphone.map { AudioTrack(channels: $0.settings.channels, preSkip: $0.preSkip) }
         writer = BackgroundFragmentWriter(try FragmentedMP4Writer(path: path, track: track, audio: audio, creationTime: creationTime))
-        // `append` takes the origin before it codes the first frame.
-        microphone?.start(at: origin ?? ALSACapture.monotonicNow())
+        let origin = Self.monotonicTime(of: timestamp)
+        self.origin = origin
+        microphone?.start(at: origin)
     }
 
     /// The frame's time on the sound's clock (CLOCK_MONOTONIC): its own timestamp when it is
