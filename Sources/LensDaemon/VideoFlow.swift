@@ -192,9 +192,15 @@ final class VideoFlow: CaptureFlow {
         service.transition { $0.recordingEnded(recording.name) }
         // As the SDK's "did stop recording": frames stopped, whatever stopped them; a fault follows.
         session?.emit("VideoRecordingStopped", [])
-        if let fault {
-            Log.error("video \(recording.name): recording failed: \(fault.busError.message)")
-            session?.emit("VideoRecordingFailed", [.string(fault.busError.name), .string(fault.busError.message)])
+        // A fault, or nothing to keep (stopped before a frame was written): the owner hears why,
+        // since no VideoSigned follows.
+        let failure: LensError? = switch video {
+        case .success: fault
+        case .failure(let error): fault ?? LensError.from(error)
+        }
+        if let failure {
+            Log.error("video \(recording.name): recording failed: \(failure.busError.message)")
+            session?.emit("VideoRecordingFailed", [.string(failure.busError.name), .string(failure.busError.message)])
         }
         guard case .success(let finalized) = video else {
             if case .failure(let error) = video { Log.error("video \(recording.name): nothing to keep: \(error)") }

@@ -44,6 +44,8 @@ final class TimeStampWhenOnlineTests: TimeStampTestCase {
         try c.set(session, "CameraMode", .string("video"))
         try c.call(session, "StartVideoCapture")
         try c.waitForSignal("VideoRecordingStarted", path: session)
+        // A recording stopped before its first frame is written has nothing to sign.
+        try c.waitUntilRecorded(session, seconds: 0.1)
         try c.call(session, "StopVideoCapture")
         let video = try c.waitForSignal("VideoSigned", path: session, timeout: 60)
         let videoInfo = try XCTUnwrap(video.arguments.last?.vardictValue)
