@@ -246,6 +246,17 @@ final class VividDeviceTests: LensdTestCase {
         tone.arguments = ["-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
                           "-ac", "1", "-f", "alsa", "hw:Loopback,0,0"]
         try tone.run()
+        // ffmpeg takes seconds to start under emulation, and lensd may record before then: wait
+        // until the loopback's playback side runs (no event to wait on: a liveness poll).
+        let status = "/proc/asound/Loopback/pcm0p/sub0/status"
+        let deadline = Date().addingTimeInterval(60)
+        while !((try? String(contentsOfFile: status, encoding: .utf8))?.contains("RUNNING") ?? false) {
+            guard tone.isRunning, Date() < deadline else {
+                tone.terminate()
+                throw TestToolError("the tone did not start playing into the loopback (ffmpeg \(tone.isRunning ? "still starting after 60 s" : "exited"))")
+            }
+            usleep(50_000)
+        }
         return tone
     }
 
