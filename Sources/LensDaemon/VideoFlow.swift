@@ -203,7 +203,6 @@ final class VideoFlow: CaptureFlow {
             session?.emit("VideoRecordingFailed", [.string(failure.busError.name), .string(failure.busError.message)])
         }
         guard case .success(let finalized) = video else {
-            if case .failure(let error) = video { Log.error("video \(recording.name): nothing to keep: \(error)") }
             service.store.discardRecording(name: recording.name, uid: recording.uid)
             RecordingFacts.remove(besides: recording.path)
             service.transition { $0.captureEnded() }

@@ -6,7 +6,7 @@ import LensCrypto
 
 /// Embeds a signed manifest store into a JPEG as APP11 segments right after APP0 (or SOI).
 /// The hard binding excludes exactly the inserted bytes, so the data hash is the hash of the
-/// original JPEG: it is computed in the single pass that copies the bytes.
+/// original JPEG: it is computed while a second thread copies the bytes.
 public struct JPEGSigner: Sendable {
     public let writer: ManifestWriter
     /// JUMBF bytes per APP11 segment.
