@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "LensCrypto", targets: ["LensCrypto"]),
         .library(name: "LensClient", targets: ["LensClient"]),
         .library(name: "LensFace", targets: ["LensFace"]),
+        // For the bus reader's fuzz target.
+        .library(name: "LensBus", targets: ["LensBus"]),
         .executable(name: "lensctl", targets: ["lensctl"]),
         .executable(name: "lens-bench", targets: ["lens-bench"]),
         .executable(name: "lensd", targets: ["lensd"]),

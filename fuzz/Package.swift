@@ -23,6 +23,7 @@ let package = Package(
         .executableTarget(name: "fuzz-bmff", dependencies: [.product(name: "C2PA", package: "lensd")]),
         .executableTarget(name: "fuzz-cascade", dependencies: [.product(name: "LensFace", package: "lensd")]),
         .executableTarget(name: "fuzz-catalog", dependencies: [.product(name: "LensFace", package: "lensd")]),
+        .executableTarget(name: "fuzz-bus-reader", dependencies: [.product(name: "LensBus", package: "lensd")]),
         // Not a fuzz target: signs a JPEG with lensd's engine for fuzz/make-seeds.sh.
         .executableTarget(name: "make-seed", dependencies: [
             .product(name: "C2PA", package: "lensd"), .product(name: "LensCrypto", package: "lensd"),

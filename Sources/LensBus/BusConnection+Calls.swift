@@ -14,7 +14,7 @@ extension BusConnection {
             if sd_bus_error_is_set(&error) != 0 { throw BusError(copying: error) }
             throw BusError(errno: result, "calling \(interface).\(member) on \(destination)")
         }
-        return try Message(adopting: reply!).readAll()
+        return try Message(adopting: reply!).readAll(descriptors: .duplicated)
     }
 
     /// Calls a method; `reply` runs on the loop thread with the result, the error reply, or a
@@ -64,7 +64,7 @@ private final class PendingReply {
         if let error = reply.error {
             pending.handler(.failure(error))
         } else {
-            pending.handler(Result { try reply.readAll() }.mapError { BusError(reporting: $0) })
+            pending.handler(Result { try reply.readAll(descriptors: .duplicated) }.mapError { BusError(reporting: $0) })
         }
         return 0
     }

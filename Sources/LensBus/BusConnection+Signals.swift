@@ -76,7 +76,7 @@ private final class Subscription {
         let subscription = Userdata.borrow(userdata, as: Subscription.self)
         let signal = Message(retaining: message!)
         // A signal whose body cannot be read is not something a subscriber can act on.
-        guard let arguments = try? signal.readAll() else { return 0 }
+        guard let arguments = try? signal.readAll(descriptors: .borrowed) else { return 0 }
         subscription.handler(SignalMessage(sender: signal.sender, path: signal.path, interface: signal.interface,
                                            member: signal.member, arguments: arguments))
         return 0  // let other matches see it too

@@ -15,8 +15,10 @@ public enum BusValue: Sendable, Equatable {
     case string(String)
     case objectPath(String)
     case signature(String)
-    /// Appended with dup semantics (the sender keeps its fd). When read, it has already been
-    /// duplicated with F_DUPFD_CLOEXEC and belongs to the receiver, who must close it.
+    /// Appended with dup semantics (the sender keeps its fd). In a reply it has already been
+    /// duplicated with F_DUPFD_CLOEXEC and belongs to the receiver, who must close it; in what a
+    /// handler is called with (call arguments, a property write, a signal) it is borrowed from
+    /// the message, valid during the handler only: duplicate it to keep it, never close it.
     case fd(Int32)
     /// `ay`, kept as bytes rather than one value per byte: photos and thumbnails travel this way.
     /// Every `ay` that is read arrives as this case.

@@ -26,7 +26,8 @@ final class ExportedObject {
         let outSignature = outSignatures[member] ?? ""
         let reply: Reply
         do {
-            let arguments = try request.readAll()
+            // Borrowed: the request message closes every fd it carries after the call, whatever its outcome.
+            let arguments = try request.readAll(descriptors: .borrowed)
             let call = MethodCall(sender: request.sender, path: request.path, member: member, arguments: arguments,
                                   connection: connection, request: request, outSignature: outSignature)
             switch object.call(call) {

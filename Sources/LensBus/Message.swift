@@ -35,9 +35,9 @@ final class Message {
         try MessageWriter(pointer).append(values)
     }
 
-    /// Every value in the body, from the start.
-    func readAll() throws -> [BusValue] {
+    /// Every value in the body, from the start. `descriptors` says who owns the fds in it.
+    func readAll(descriptors: MessageReader.Descriptors) throws -> [BusValue] {
         try check(sd_bus_message_rewind(pointer, 1), "rewinding a message")
-        return try MessageReader.readRemaining(pointer)
+        return try MessageReader.readRemaining(pointer, descriptors: descriptors)
     }
 }

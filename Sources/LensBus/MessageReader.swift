@@ -4,23 +4,37 @@ import Glibc
 /// Reads BusValues out of an sd_bus_message, driven by the message's own signature
 /// (sd-bus's read functions are variadic and cannot be called from Swift).
 struct MessageReader {
+    /// Who owns the fds a message carries once they are read.
+    enum Descriptors {
+        /// The message does: they are valid while it lives and sd-bus closes them with it. What a
+        /// handler is called with (a call, a property write, a signal) is read this way, so a
+        /// descriptor no handler takes — one slipped into an option, sent to a refused call —
+        /// is closed whatever the outcome; a handler that keeps one duplicates it.
+        case borrowed
+        /// The reader does: each is duplicated (F_DUPFD_CLOEXEC) and belongs to the receiver,
+        /// who must close it. A reply's fds are read this way: the caller asked for them.
+        case duplicated
+    }
+
     private let message: OpaquePointer
+    private let descriptors: Descriptors
     /// fds duplicated so far; closed again if reading fails halfway, so nothing leaks.
     private var duplicatedFDs: [Int32] = []
 
-    private init(_ message: OpaquePointer) {
+    private init(_ message: OpaquePointer, descriptors: Descriptors) {
         self.message = message
+        self.descriptors = descriptors
     }
 
     /// Every value from the current position to the end of the current container.
-    static func readRemaining(_ message: OpaquePointer) throws -> [BusValue] {
-        var reader = MessageReader(message)
+    static func readRemaining(_ message: OpaquePointer, descriptors: Descriptors) throws -> [BusValue] {
+        var reader = MessageReader(message, descriptors: descriptors)
         return try reader.closingFDsOnFailure { try $0.readRemaining(depth: 0) }
     }
 
-    /// Exactly one value at the current position (a property value inside its variant).
+    /// Exactly one value at the current position (a property value inside its variant), its fds borrowed.
     static func readOne(_ message: OpaquePointer) throws -> BusValue {
-        var reader = MessageReader(message)
+        var reader = MessageReader(message, descriptors: .borrowed)
         return try reader.closingFDsOnFailure { reader in
             guard let value = try reader.readNext(depth: 0) else {
                 throw BusError.invalidArgs("expected a value, found the end of the message")
@@ -100,9 +114,10 @@ struct MessageReader {
         return pointer.map { String(cString: $0) } ?? ""
     }
 
-    /// The message owns the fd it carries; the receiver gets its own duplicate.
+    /// The message owns the fd it carries; with `.duplicated` the receiver gets its own duplicate.
     private mutating func readFD() throws -> Int32 {
         let borrowed = try readBasic(CChar(UInt8(ascii: "h")), initial: Int32(-1))
+        guard descriptors == .duplicated else { return borrowed }
         let owned = fcntl(borrowed, F_DUPFD_CLOEXEC, 3)
         guard owned >= 0 else { throw BusError(errno: -errno, "duplicating a received fd") }
         duplicatedFDs.append(owned)

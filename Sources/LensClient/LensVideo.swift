@@ -23,6 +23,9 @@ public struct LensVideoInfo: Sendable, Equatable {
     /// time-stamp authority's time when it does (as LensResultInfo's).
     public var timestamped: Bool?
     public var timestampTime: Date?
+    /// The configuration key of the limit that ended the recording (`video-max-duration`,
+    /// `video-max-bytes`, `max-result-bytes-per-user`); nil when it was stopped.
+    public var limit: String?
 
     init(_ fields: Fields) throws(LensClientError) {
         size = try fields.uint64("size")
@@ -35,6 +38,7 @@ public struct LensVideoInfo: Sendable, Equatable {
         upload = fields.optionalString("upload")
         timestamped = fields.optionalBool("timestamped")
         timestampTime = fields.optionalDate("timestamp_time")
+        limit = fields.optionalString("limit")
     }
 }
 

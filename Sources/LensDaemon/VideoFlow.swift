@@ -140,18 +140,16 @@ final class VideoFlow: CaptureFlow {
 
     /// One frame per camera-thread job, so controls queued meanwhile run between frames.
     private func pump(_ recording: Recording, rig: CameraRig, camera: Int) {
-        // One result may not outgrow the owner's whole allowance.
-        let configuration = service.configuration
-        let limits = (duration: configuration.maxVideoDuration,
-                      bytes: min(configuration.maxVideoBytes, Int(clamping: configuration.maxResultBytesPerUser)))
+        let limits = RecordingLimits(service.configuration)
         let back = service.loop.confine(self)
         rig.run(on: camera, { camera -> RecordingStep in
             let recorder = recording.recorder(for: camera)
-            let end = { (fault: LensError?) in
+            let end = { (fault: LensError?, limit: RecordingLimits.Limit?) in
                 let video = Result { try recorder.finish() }
-                return RecordingStep.finished(video, recorder.thumbnail, fault ?? recorder.lastFragmentFailure.map(LensError.from))
+                return RecordingStep.finished(video, recorder.thumbnail, fault ?? recorder.lastFragmentFailure.map(LensError.from),
+                                              limit: limit)
             }
-            if recording.stopRequested.load(ordering: .relaxed) { return end(nil) }
+            if recording.stopRequested.load(ordering: .relaxed) { return end(nil, nil) }
             do {
                 // Whole into the recording first; the preview only gets its turn afterwards.
                 let started = recorder.origin != nil
@@ -164,27 +162,28 @@ final class VideoFlow: CaptureFlow {
                 }
                 if recording.tracksDigitalZoom { recording.recorded(withDigitalZoom: camera.state.videoDigitalZoomRatio) }
             } catch {
-                return end(LensError.from(error))
+                return end(LensError.from(error), nil)
             }
             recording.recordedMilliseconds.store(Int(recorder.duration * 1000), ordering: .relaxed)
             recording.recordedBytes.store(recorder.size, ordering: .relaxed)
-            if recorder.duration >= limits.duration || recorder.size >= limits.bytes {
-                Log.info("video \(recording.name): limit reached (\(limits.duration) s or \(limits.bytes) bytes)")
-                return end(nil)
+            if let limit = limits.reached(duration: recorder.duration, finishedSize: recorder.projectedSize(withNextFrame: true)) {
+                Log.info("video \(recording.name): stopping at \(limit.description)")
+                return end(nil, limit)
             }
             return .recording
         }) { result, _ in
             switch result {
             case .success(.recording): back.post { $0.pump(recording, rig: rig, camera: camera) }
-            case .success(.finished(let video, let thumbnail, let fault)):
-                back.post { $0.ended(recording, video: video, thumbnail: thumbnail, fault: fault) }
+            case .success(.finished(let video, let thumbnail, let fault, let limit)):
+                back.post { $0.ended(recording, video: video, thumbnail: thumbnail, fault: fault, limit: limit) }
             case .failure(let error):
-                back.post { $0.ended(recording, video: .failure(error), thumbnail: nil, fault: LensError.from(error)) }
+                back.post { $0.ended(recording, video: .failure(error), thumbnail: nil, fault: LensError.from(error), limit: nil) }
             }
         }
     }
 
-    private func ended(_ recording: Recording, video: Result<FinalizedMP4, Error>, thumbnail: [UInt8]?, fault: LensError?) {
+    private func ended(_ recording: Recording, video: Result<FinalizedMP4, Error>, thumbnail: [UInt8]?, fault: LensError?,
+                       limit: RecordingLimits.Limit?) {
         let session = service.machine.recording.flatMap { $0.name == recording.name ? service.sessions[$0.session] : nil }
         if self.recording === recording { self.recording = nil }
         // The recording ends: frames stop and a waiting stop may finish once it is published.
@@ -203,22 +202,27 @@ final class VideoFlow: CaptureFlow {
             session?.emit("VideoRecordingFailed", [.string(failure.busError.name), .string(failure.busError.message)])
         }
         guard case .success(let finalized) = video else {
-            service.store.discardRecording(name: recording.name, uid: recording.uid)
-            RecordingFacts.remove(besides: recording.path)
+            if case .failure(VideoRecordingError.noFrames) = video {
+                service.store.discardRecording(name: recording.name, uid: recording.uid)
+                RecordingFacts.remove(besides: recording.path)
+            } else {
+                // Frames may be in the journal: never deleted, the next start finalizes and publishes them.
+                Log.warning("video \(recording.name): the journal stays at \(recording.path); lensd recovers it when it starts again")
+            }
             service.transition { $0.captureEnded() }
             return
         }
         session?.emit("VideoThumbnailGenerated", [.string(recording.name), .bytes(thumbnail ?? []),
                                                   .double(finalized.duration)])
         publish(finalized, name: recording.name, uid: recording.uid, facts: recording.facts, fix: recording.fix,
-                session: session, recovered: false)
+                session: session, recovered: false, limit: limit)
     }
 
     /// A finished recording (counted in flight already): signed in place on the signing thread
     /// (or kept unsigned, saying why), published and announced — to `session`, or for a recovered
     /// one to its owner's sessions.
     func publish(_ video: FinalizedMP4, name: String, uid: UInt32, facts: VideoSigning.Facts?, fix: LocationFix?,
-                 session: Session?, recovered: Bool) {
+                 session: Session?, recovered: Bool, limit: RecordingLimits.Limit? = nil) {
         // A certificate that expired while recording would sign a manifest no validator accepts.
         let publishing = service.signing.identity.state(at: service.clock.wall()) == .enrolled ? service.publishing : nil
         let problem = service.signing.problem ?? "the device certificate expired before the recording could be signed"
@@ -239,31 +243,31 @@ final class VideoFlow: CaptureFlow {
                 unsignedReason = LensError.from(error).busError.message
             }
             let timeStamp = publishing?.timeStampOutcome(of: signingResult)
-            // Under `timestamp = required` a recording the TSA could not stamp is not kept.
-            let published = Result { () throws -> StoredResult in
-                if case .failure(let unstamped as TimeStamping.Unavailable) = signingResult { throw unstamped }
-                return try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered)
-            }
-            RecordingFacts.remove(besides: video.path)
+            // Kept whatever signing said, as the SDK keeps a video it cannot sign: under
+            // `timestamp = required` one the TSA could not stamp is published unsigned, saying why.
+            let published = Result { try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered) }
+            if case .success = published { RecordingFacts.remove(besides: video.path) }
             let upload = publishing?.kept(try? published.get(), signed: unsignedReason == nil, outcome: timeStamp,
                                           fileExtension: "mp4") ?? "disabled"
             back.post { context in
                 context.flow.service.timeStampFound(timeStamp)
                 context.flow.published(name: name, uid: uid, video: video, result: published, unsignedReason: unsignedReason,
-                                       timeStamp: timeStamp, session: context.session, recovered: recovered, upload: upload)
+                                       timeStamp: timeStamp, session: context.session, recovered: recovered, upload: upload,
+                                       limit: limit)
             }
         }
     }
 
     private func published(name: String, uid: UInt32, video: FinalizedMP4, result: Result<StoredResult, Error>,
                            unsignedReason: String?, timeStamp: TimeStamping.Outcome?, session: Session?, recovered: Bool,
-                           upload: String) {
+                           upload: String, limit: RecordingLimits.Limit?) {
         defer { service.transition { $0.captureEnded() } }
         switch result {
         case .success(let stored):
             var info: [String: BusValue] = ["duration": .double(video.duration), "frames": .uint32(UInt32(clamping: video.sampleCount)),
                                             "audio": .bool(video.audioDuration != nil), "upload": .string(upload)]
             if recovered { info["recovered"] = .bool(true) }
+            if let limit { info["limit"] = .string(limit.key) }
             let owner = Authorizer.userName(stored.uid)
             let member: String
             if let unsignedReason {
@@ -280,8 +284,8 @@ final class VideoFlow: CaptureFlow {
                 session?.emit(member, arguments)
             }
         case .failure(let error):
-            Log.error("video \(name): \(error)")
-            service.store.discardRecording(name: name, uid: uid)
+            // Never deleted: the file stays where it was recorded, and the next start publishes it.
+            Log.error("video \(name): could not be stored (\(error)); kept for the next start to publish")
             session?.failed(LensError.from(error))
         }
     }
@@ -289,6 +293,7 @@ final class VideoFlow: CaptureFlow {
 
 private enum RecordingStep: Sendable {
     case recording
-    /// The finalized file (or why there is none), the thumbnail, and the fault that ended it, if any.
-    case finished(Result<FinalizedMP4, Error>, [UInt8]?, LensError?)
+    /// The finalized file (or why there is none), the thumbnail, the fault that ended it, if any,
+    /// and the limit that did.
+    case finished(Result<FinalizedMP4, Error>, [UInt8]?, LensError?, limit: RecordingLimits.Limit?)
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import LensBus
 import XCTest
@@ -15,7 +16,7 @@ final class FDPassingTests: BusTestCase {
         XCTAssertNotEqual(fcntl(fd, F_GETFD) & FD_CLOEXEC, 0)
     }
 
-    func testFDSentInACallIsDuplicatedForTheHandler() throws {
+    func testFDSentInACallIsLentToTheHandler() throws {
         var pipeFDs: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&pipeFDs), 0)
         defer { close(pipeFDs[0]); close(pipeFDs[1]) }
@@ -27,5 +28,55 @@ final class FDPassingTests: BusTestCase {
         var byte: UInt8 = 0
         XCTAssertEqual(read(pipeFDs[0], &byte, 1), 1)
         XCTAssertEqual(byte, UInt8(ascii: "x"))
+    }
+
+    /// A descriptor no handler takes is closed with its message, whether the call is answered or
+    /// refused: a client stuffing fds into options cannot exhaust the service's descriptors.
+    func testFDsInCallsAreClosedWhateverTheOutcome() throws {
+        var pipeFDs: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&pipeFDs), 0)
+        defer { close(pipeFDs[0]); close(pipeFDs[1]) }
+        let options = BusValue.vardict(Dictionary(uniqueKeysWithValues: (0..<8).map { ("fd\($0)", BusValue.fd(pipeFDs[$0 % 2])) }))
+        let nested = BusValue.vardict(["list": .array(elementSignature: "h", (0..<8).map { _ in .fd(pipeFDs[0]) })])
+        _ = try? callService("Configure", [options])  // warm up
+        let before = try openFDCount()
+        for _ in 0..<60 {
+            XCTAssertThrowsError(try callService("Configure", [options]))
+            XCTAssertThrowsError(try callService("Configure", [nested]))
+            let echoed = try XCTUnwrap(try callService("Mirror", [.variant(.fd(pipeFDs[1]))]).first?.variantValue?.fdValue)
+            close(echoed)  // the reply's fd is the caller's own
+        }
+        XCTAssertEqual(try openFDCount(), before)
+    }
+
+    private func openFDCount() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    }
+}
+
+/// What a handler reads out of a sealed message, descriptors included, without a peer.
+final class SealedMessageTests: XCTestCase {
+    func testEveryShapeReadsBackWithItsDescriptorsLentAndClosedAfter() throws {
+        var pipeFDs: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&pipeFDs), 0)
+        defer { close(pipeFDs[0]); close(pipeFDs[1]) }
+        let values: [BusValue] = [
+            .vardict(["fd": .fd(pipeFDs[1]), "list": .array(elementSignature: "h", [.fd(pipeFDs[0]), .fd(pipeFDs[1])])]),
+            .structure([.string("s"), .fd(pipeFDs[1]), .variant(.variant(.fd(pipeFDs[0])))]),
+            .byteArray([1, 2, 3]), .double(1.5), .bool(true),
+        ]
+        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        let lent = try SealedMessage.readBack(values) { read -> Int32 in
+            XCTAssertEqual(read.map(\.signature), values.map(\.signature))
+            let fd = try XCTUnwrap(read.first?.vardictValue?["fd"]?.fdValue)
+            // Lent by the message: the same file (a write reaches the pipe), not one of ours.
+            XCTAssertNotEqual(fd, pipeFDs[1])
+            XCTAssertEqual(write(fd, "x", 1), 1)
+            return fd
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count, before)
+        XCTAssertEqual(fcntl(lent, F_GETFD), -1, "the message closed its descriptor")
+        var byte: UInt8 = 0
+        XCTAssertEqual(read(pipeFDs[0], &byte, 1), 1)
     }
 }

@@ -49,6 +49,9 @@ final class IntrospectionTests: BusTestCase {
               <method name="Emit">
                <arg type="s" name="target" direction="in"/>
               </method>
+              <method name="Configure">
+               <arg type="a{sv}" name="options" direction="in"/>
+              </method>
               <property name="Name" type="s" access="readwrite">
               </property>
               <property name="Version" type="s" access="read">

@@ -39,6 +39,7 @@ final class TestService: BusInterface, @unchecked Sendable {
             .init("OpenFile", out: ["fd": "h", "size": "t"]),
             .init("Mirror", in: ["value": "v"], out: ["value": "v"]),
             .init("Emit", in: ["target": "s"]),
+            .init("Configure", in: ["options": "a{sv}"]),
         ],
         properties: [
             .init(name: "Name", signature: "s", writable: true),
@@ -72,17 +73,16 @@ final class TestService: BusInterface, @unchecked Sendable {
             return .deferred(deferred)
         case ("Drop", _):
             return .deferred(DeferredReply(for: call))  // released unanswered right away
+        case ("Configure", _):
+            // Refuses every option, as lensd refuses an unknown one.
+            return .error(BusError("org.lensd.Test1.Error.InvalidArgument", "unknown option"))
         case ("WrongReply", _):
             return .reply([.int32(7)])
         case ("OpenFile", _):
             return .reply([.fd(file.fileDescriptor), .uint64(UInt64(Self.fileContents.count))])
         case ("Mirror", let arguments):
-            // Received fds are ours, and sd-bus dups them into the reply as it is built: reply
-            // now through a DeferredReply, then close them.
-            let deferred = DeferredReply(for: call)
-            deferred.reply(arguments)
-            Self.closeFDs(in: arguments)
-            return .deferred(deferred)
+            // Received fds are lent by the request for the call; sd-bus dups them into the reply.
+            return .reply(arguments)
         case ("Emit", let arguments):
             guard let target = arguments.first?.stringValue else { return .error(.invalidArgs("Emit takes a name")) }
             do {
@@ -96,19 +96,6 @@ final class TestService: BusInterface, @unchecked Sendable {
             }
         default:
             return .error(.invalidArgs("unexpected \(call.member)"))
-        }
-    }
-
-    private static func closeFDs(in values: [BusValue]) {
-        for value in values {
-            switch value {
-            case .fd(let fd): close(fd)
-            case .variant(let inner): closeFDs(in: [inner])
-            case .structure(let fields): closeFDs(in: fields)
-            case .array(_, let elements): closeFDs(in: elements)
-            case .dictionary(_, _, let entries): closeFDs(in: entries.flatMap { [$0.key, $0.value] })
-            default: break
-            }
         }
     }
 

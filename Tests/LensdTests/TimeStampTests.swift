@@ -133,8 +133,9 @@ final class TimeStampRequiredTests: TimeStampTestCase {
         XCTAssertEqual(try photo(c, session).info["timestamped"]?.boolValue, true)
     }
 
-    /// A recording whose TSA stops answering before it is signed is not kept: Failed(Timestamp), no file.
-    func testARecordingTheTSACannotStampIsNotKept() throws {
+    /// A recording whose TSA stops answering before it is signed is kept, as the SDK keeps a video
+    /// it cannot sign: VideoUnsigned saying why, listed and fetchable, playable, with no manifest.
+    func testARecordingTheTSACannotStampIsKeptUnsigned() throws {
         let (c, session) = try capturingSession()
         try waitUntilEnabled(c, session)
         try c.set(session, "CameraMode", .string("video"))
@@ -142,11 +143,20 @@ final class TimeStampRequiredTests: TimeStampTestCase {
         try c.waitForSignal("VideoRecordingStarted", path: session)
         tsa.stop()
         try c.call(session, "StopVideoCapture")
-        let failed = try c.waitForSignal("Failed", path: session, timeout: 60)
-        XCTAssertEqual(failed.arguments.first?.stringValue, "org.lensd.Lens1.Error.Timestamp")
-        XCTAssertEqual(storedVideos(), [])
+        let unsigned = try c.waitForSignal("VideoUnsigned", path: session, timeout: 60)
+        let name = try XCTUnwrap(unsigned.arguments.first?.stringValue)
+        let reason = unsigned.arguments.last?.vardictValue?["reason"]?.stringValue ?? ""
+        XCTAssertTrue(reason.contains("time-stamp") && reason.contains(tsa.url), reason)
+        XCTAssertFalse(c.signals.contains { $0.member == "VideoSigned" })
+        let listed = try c.callManager("ListResults").first?.arrayValue?.compactMap { $0.vardictValue }
+        XCTAssertEqual(listed?.map { $0["name"]?.stringValue }, [name])
+        XCTAssertEqual(listed?.first?["signed"]?.boolValue, false)
+        let fetched = tmp.file("unsigned.mp4")
+        let fd = try XCTUnwrap(c.call(session, "FetchResult", [.string(name)]).first?.fdValue)
+        try Data(FileHandle(fileDescriptor: fd, closeOnDealloc: true).readToEnd() ?? Data()).write(to: fetched)
+        XCTAssertGreaterThan(try FFprobeReport.read(fetched).frames, 0)
+        XCTAssertEqual(try ReferenceValidator.verdict(file: fetched).exitStatus, 2, "c2pa-rs finds no manifest")
         XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
-        XCTAssertFalse(c.signals.contains { $0.member == "VideoSigned" || $0.member == "VideoUnsigned" })
     }
 
     /// Started with the TSA down, lensd never lets a capture begin.

@@ -73,14 +73,36 @@ final class VideoFlowTests: LensdTestCase {
         extraArguments = ["--video-encoding", "mjpeg", "--video-max-bytes", "1048576"]
         try restartDaemon()
         let member = try peer(["open", "video", "start", "record", "wait:VideoRecordingStopped:30",
-                               "wait:VideoSigned:60"], as: TestUsers.member)
+                               "wait:VideoSigned:60", Self.listResults], as: TestUsers.member)
         XCTAssertEqual(try member.finish(), 0, "\(member.lines)")
+        try assertStoppedInTime(member, limit: "video-max-bytes")
+    }
+
+    /// The owner's whole allowance is the tighter limit: the recording stops while the finished
+    /// file still fits in it, and is kept, listed, Trusted, with the owner told why it stopped.
+    func testThePerUserByteCapStopsARecordingThatIsKept() throws {
+        extraArguments = ["--video-encoding", "mjpeg", "--max-result-bytes-per-user", "1M"]
+        try restartDaemon()
+        let member = try peer(["open", "video", "start", "record", "wait:VideoRecordingStopped:30",
+                               "wait:VideoSigned:60", Self.listResults], as: TestUsers.member)
+        XCTAssertEqual(try member.finish(), 0, "\(member.lines)")
+        try assertStoppedInTime(member, limit: "max-result-bytes-per-user")
+    }
+
+    private static let listResults = "call:/org/lensd/Lens1:org.lensd.Lens1.Manager:ListResults"
+
+    private func assertStoppedInTime(_ member: PeerProcess, limit: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let signed = try XCTUnwrap(member.lines.first { $0.hasPrefix("signal VideoSigned") }, file: file, line: line)
+        XCTAssertTrue(signed.contains("limit=\(limit),"), signed, file: file, line: line)
         let stored = try waitForStoredVideo()
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: stored.path)[.size] as? Int)
-        // Stopped at the first frame past the limit: the limit, plus that frame, the reserve and the moov.
-        XCTAssertGreaterThanOrEqual(size, 1 << 20)
-        XCTAssertLessThan(size, (1 << 20) + (64 << 10) + (128 << 10), "\(size) bytes")
-        try ReferenceValidator.assertTrusted(stored, anchors: [try client().trustAnchorFile(in: tmp)])
+        // Stopped before the next frame could make the finished file, moov included, outgrow the
+        // limit; not long before (a 320x240 JPEG frame is tens of KB).
+        XCTAssertLessThanOrEqual(size, 1 << 20, "\(size) bytes", file: file, line: line)
+        XCTAssertGreaterThan(size, (1 << 20) - (256 << 10), "\(size) bytes", file: file, line: line)
+        let listed = try XCTUnwrap(member.lines.first { $0.hasPrefix("reply \(Self.listResults)") }, file: file, line: line)
+        XCTAssertTrue(listed.contains(stored.deletingPathExtension().lastPathComponent), listed, file: file, line: line)
+        try ReferenceValidator.assertTrusted(stored, anchors: [try client().trustAnchorFile(in: tmp)], file: file, line: line)
     }
 
     func testAnOwnerThatLeavesMidRecordingStillGetsItsSignedVideo() throws {

@@ -19,7 +19,8 @@ enum RecordCommand: Command {
     and size. Then it waits for lensd
     to store and sign the video, writes the exact bytes to FILE (default NAME.mp4), checks it
     with lensd's verifier against lensd's trust anchor, and prints name, length, size, path,
-    and "signed, N frames, sound|silent, VERDICT" or "N frames, sound|silent, UNSIGNED: reason".
+    and "signed, N frames, sound|silent, VERDICT" or "N frames, sound|silent, UNSIGNED: reason",
+    then ", stopped at KEY" when a limit of lensd's configuration ended it.
 
     If lensd goes away mid-recording, lensctl says so with the video's name (exit 3): lensd
     recovers what was recorded when it starts again, and lensctl fetch NAME writes it.
@@ -137,6 +138,8 @@ struct RecordJSON: Encodable {
     var reason: String?
     /// The fault that ended the recording early, if one did.
     var recording_error: Fault?
+    /// The configuration key of the limit that ended it, if one did.
+    var limit: String?
 
     init(path: String, stored: RecordingWaiting.Stored, sha256: String, verdict: String?) {
         name = stored.name
@@ -152,12 +155,14 @@ struct RecordJSON: Encodable {
         self.verdict = stored.signed ? verdict : nil
         reason = stored.signed ? nil : stored.info.reason ?? ""
         recording_error = stored.fault.map { Fault(error: $0.name, message: $0.message) }
+        limit = stored.info.limit
     }
 
     /// One line: "NAME  12.400 s  3104228 bytes  /path/NAME.mp4  signed, 372 frames, sound, Trusted".
     var text: String {
         let content = "\(frames) frames, " + (audio ? "sound" : "silent")
         let state = signed ? "signed, \(content), \(verdict ?? "")" : "\(content), UNSIGNED: \(reason ?? "")"
-        return "\(name)  \(Seconds.text(duration_s)) s  \(size) bytes  \(path)  \(state)"
+        let stop = limit.map { ", stopped at \($0)" } ?? ""
+        return "\(name)  \(Seconds.text(duration_s)) s  \(size) bytes  \(path)  \(state)\(stop)"
     }
 }

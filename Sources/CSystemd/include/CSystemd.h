@@ -38,6 +38,11 @@ void lens_vtable_set_property(sd_bus_vtable *entry, const char *member, const ch
 /// SD_BUS_VTABLE_END.
 void lens_vtable_set_end(sd_bus_vtable *entry);
 
+/// A bus connection that never reaches a peer: sd_bus_new over one end of a socket pair, started
+/// (so messages can be made, with fds allowed, and sealed as if for sending), for reading back a
+/// message built in process. 0, or a negative errno; release it with sd_bus_close_unref.
+int lens_bus_new_unconnected(sd_bus **bus);
+
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): <sys/eventfd.h> is not part of Swift's Glibc module.
 int lens_eventfd_open(void);
 

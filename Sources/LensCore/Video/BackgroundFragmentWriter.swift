@@ -17,11 +17,24 @@ final class BackgroundFragmentWriter: @unchecked Sendable {  // `writer` is touc
     private var writtenDuration = 0.0
     private var pendingBytes = 0
     private var pendingDuration = 0.0
+    /// Samples (picture and sound) and fragments handed over so far, written or waiting.
+    private var samples = 0
+    private var fragments = 0
+    private let journalMovieSize: Int
 
     init(_ writer: FragmentedMP4Writer, depth: Int = 4) {
         self.writer = writer
         writtenSize = writer.size
+        journalMovieSize = writer.journalMovieSize
         slots = DispatchSemaphore(value: depth)
+    }
+
+    /// The most the final moov can take with `moreSamples` samples in one more fragment than
+    /// handed over so far (FragmentedMP4Writer.finalMovieBound).
+    func finalMovieBound(addingSamples moreSamples: Int) -> Int {
+        let (samples, fragments) = lock.withLock { (self.samples, self.fragments) }
+        return FragmentedMP4Writer.finalMovieBound(journalMovieSize: journalMovieSize, samples: samples + moreSamples,
+                                                   fragments: fragments + 1)
     }
 
     /// Bytes in the file plus those of the fragments waiting for it.
@@ -36,6 +49,8 @@ final class BackgroundFragmentWriter: @unchecked Sendable {  // `writer` is touc
         lock.withLock {
             pendingBytes += bytes
             pendingDuration += seconds
+            self.samples += samples.count + audio.count
+            fragments += 1
         }
         worker.submit { [self] in
             defer { slots.signal() }

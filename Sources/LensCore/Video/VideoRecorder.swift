@@ -70,6 +70,22 @@ public final class VideoRecorder {
             + (microphone?.pendingBytes ?? 0)
     }
 
+    /// The most the finished file can be if the recording stops before its next frame, or after
+    /// it (`withNextFrame`, taken to be as large as the largest so far, with a frame's worth of
+    /// sound): a size limit stops the recording while what it keeps fits (see `finalMovieBound`).
+    public func projectedSize(withNextFrame: Bool) -> Int {
+        guard let writer else { return size }
+        let pendingVideo = fragment.count + (held == nil ? 0 : 1) + (withNextFrame ? 1 : 0)
+        // Opus packets are 20 ms: those of the open fragment, and one more second's worth.
+        let openSeconds = max(duration - writer.duration, 0) + 1
+        let pendingAudio = microphone == nil ? 0 : Int(openSeconds * 50)
+        let nextFrame = withNextFrame ? largestSample + (microphone == nil ? 0 : 1024) : 0
+        return size + nextFrame + writer.finalMovieBound(addingSamples: pendingVideo + pendingAudio)
+    }
+
+    /// The largest coded frame so far (a key frame, usually): what the next one may take.
+    private var largestSample = 0
+
     public func append(_ frame: VideoFrame) throws {
         if thumbnail == nil { thumbnail = try VideoThumbnail.make(from: frame) }
         guard let coded = try code(frame) else { return }
@@ -84,6 +100,7 @@ public final class VideoRecorder {
         }
         if startsFragment { try flush() }
         held = (coded, frame.timestamp)
+        largestSample = max(largestSample, coded.data.count)
     }
 
     /// Writes the last fragment and finalizes the file in place (see FragmentedMP4Writer). When

@@ -16,6 +16,8 @@ public final class FragmentedMP4Writer {
     private let file: Descriptor
     private let movie: MovieHeader
     private let journalMovieOffset: Int
+    /// The journal moov's size, fixed at creation (see `finalMovieBound`).
+    let journalMovieSize: Int
     private let hasher: BMFFHasher
     private var fragments: [Fragment] = []
     private var end: Int
@@ -31,6 +33,7 @@ public final class FragmentedMP4Writer {
         let journalMovie = MovieBox.journal(movie)
         self.path = path
         journalMovieOffset = fileType.count + reserve.count
+        journalMovieSize = journalMovie.count
         end = journalMovieOffset + journalMovie.count
         hasher = BMFFHasher()
         try hasher.add(box: fileType, at: 0)
@@ -99,6 +102,16 @@ public final class FragmentedMP4Writer {
 
     /// Bytes in the file so far.
     public var size: Int { end }
+
+    /// The most the final moov can take for a recording of `samples` samples (picture and sound)
+    /// in `fragments` fragments: the finished file is at most the journal's size plus this, so a
+    /// size limit can stop a recording while the finished file fits. Per sample at most an stts,
+    /// an stss and an stsz entry; per fragment two chunks (picture, sound), each an stsc entry
+    /// and a co64 offset; the rest is the journal moov's boxes (whose mvex the final one drops)
+    /// and the stbl's box headers.
+    static func finalMovieBound(journalMovieSize: Int, samples: Int, fragments: Int) -> Int {
+        journalMovieSize + 512 + 16 * samples + 40 * fragments
+    }
 
     /// Seconds recorded so far.
     public var duration: Double { Double(decodeTime) / Double(Self.timescale) }
