@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// A private, system-like dbus-daemon: Debian's system.conf default policy, listening on a socket
 /// in a temporary directory, with the project's shipped policy file included — so tests see the
@@ -110,9 +111,15 @@ public enum TestUsers {
         return entry.pointee.pw_uid
     }
 
-    /// argv run as `user` with its groups, as a setpriv'd client would be.
+    /// argv run as `user` with its groups, as a setpriv'd client would be. A path into the
+    /// checkout fails the test: `user` may not be able to enter it (a clone under /root), so what
+    /// it runs or reads must be a copy (ReadableCopy, DaemonUnderTest.installedBinary).
     public static func asUser(_ user: String, _ argv: [String]) -> [String] {
-        ["setpriv", "--reuid=\(user)", "--regid=\(user)", "--init-groups", "--"] + argv
+        let checkout = TestTools.repoRoot.path + "/"
+        for argument in argv where argument.hasPrefix(checkout) {
+            XCTFail("\(user) is handed \(argument), in the checkout, which other users may not reach: give it a copy")
+        }
+        return ["setpriv", "--reuid=\(user)", "--regid=\(user)", "--init-groups", "--"] + argv
     }
 
     private static func check(_ r: (status: Int32, stdout: Data, stderr: Data), _ what: String) throws {

@@ -16,7 +16,8 @@ import LensBus
 //   thumbnail:FILE           write the last InitialCaptureFinished thumbnail to FILE
 //   fetch:FILE               FetchResult(name), copy the fd's bytes to FILE, keep the fd open
 //   read:FILE                ReadResult(name) into FILE
-//   sleep:MS                 run the loop for MS milliseconds
+//   recorded:SECONDS         run the loop until VideoRecordingProgress holds SECONDS of frames
+//                            (exit 5 after 120 s): frames, not the wall clock, which runs ahead on a busy host
 //   hang                     run the loop forever (to be killed)
 //   readline                 block until the test writes a line to stdin (a step the test controls)
 //   listen:SECONDS           subscribe to every signal from org.lensd.Lens1 and print them
@@ -78,6 +79,14 @@ final class Peer {
         }
     }
 
+
+    /// The duration in the session's VideoRecordingProgress (0 before the first frame).
+    func recordedSeconds(_ step: String) throws -> Double {
+        guard let path = sessionPath else { say("error \(step) NoSession open first"); exit(1) }
+        let reply = try bus.call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                 arguments: [.string("org.lensd.Lens1.Session"), .string("VideoRecordingProgress")])
+        return reply.first?.variantValue?.vardictValue?["duration"]?.doubleValue ?? 0
+    }
 
     func run(_ steps: [String]) throws {
         for step in steps {
@@ -153,7 +162,14 @@ final class Peer {
                     bytes = read
                 }
                 if reply != nil { try Data(bytes).write(to: URL(fileURLWithPath: parts[1])) }
-            case "sleep": try run(for: .milliseconds(Int(parts[1]) ?? 0))
+            case "recorded":
+                let seconds = Double(parts[1]) ?? 0
+                let deadline = Date().addingTimeInterval(120)
+                while try recordedSeconds(step) < seconds {
+                    guard Date() < deadline else { say("timeout \(step)"); exit(5) }
+                    try run(for: .milliseconds(100))
+                }
+                say("reply \(step)")
             case "readline":
                 guard readLine() != nil else { say("error readline EOF"); exit(1) }
                 say("reply readline")

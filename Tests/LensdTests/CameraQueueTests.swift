@@ -132,7 +132,7 @@ final class IdleClaimTests: LensdTestCase {
         let abandoned = try client(), waiter = try client()
         let held = try abandoned.openSession(["persistent": .bool(true)])
         try abandoned.call(held, "StartCaptureSession")
-        // Nobody waits: the claim outlives the timeout (twice over) untouched.
+        // Nobody waits: the claim outlives the timeout (twice over) untouched; the wait is the subject.
         try abandoned.drain(for: 2.5)
         XCTAssertFalse(abandoned.signals.contains { $0.member == "Failed" }, "\(abandoned.signals.map(\.member))")
         XCTAssertEqual(try cameraHolder(abandoned), "root")

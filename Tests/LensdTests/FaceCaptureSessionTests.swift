@@ -124,7 +124,7 @@ final class FaceCaptureSessionTests: LensdTestCase {
         XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "idle")
         try c.ping()
         c.forgetSignals()
-        try c.drain(for: 1)
+        try c.drain(for: 1)  // nothing arrives within a second: the wait is the subject
         XCTAssertFalse(c.signals.contains { $0.member == "FaceDetected" || $0.member == "FaceAutoCaptureFinished" },
                        "\(c.signals.map(\.member))")
         try c.call(session, "StopFaceAutoCapture")  // idempotent

@@ -19,9 +19,8 @@ final class LensctlRecordRecoveryTests: LensdTestCase {
         record.standardOutput = FileHandle.nullDevice
         record.standardError = try FileHandle(forWritingTo: stderr)
         try record.run()
-        let journal = try waitForJournal()
-        // Long enough for complete fragments (one a second) to be on disk.
-        Thread.sleep(forTimeInterval: 2.6)
+        // What the recovery keeps is on disk: a complete fragment (one a second).
+        let journal = try waitForJournalFragments(1)
         daemon.stop(signal: SIGKILL)
         record.waitUntilExit()
         let name = String(journal.lastPathComponent.dropFirst(".recording-".count).prefix(36))

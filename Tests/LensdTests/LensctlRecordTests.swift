@@ -120,7 +120,7 @@ final class LensctlRecordTests: LensdTestCase {
     func testSIGINTStopsCleanlyAndASecondOneQuits() throws {
         let clip = outbox.appendingPathComponent("clip.mp4")
         let recording = try startRecording(["-o", clip.path])
-        Thread.sleep(forTimeInterval: 2)
+        try waitForJournalFragments(1)  // a second of frames
         recording.process.interrupt()
         recording.process.waitUntilExit()
         XCTAssertEqual(recording.process.terminationStatus, 0, recording.stderr())
@@ -130,10 +130,11 @@ final class LensctlRecordTests: LensdTestCase {
 
         let abandoned = outbox.appendingPathComponent("abandoned.mp4")
         let twice = try startRecording(["-o", abandoned.path])
-        Thread.sleep(forTimeInterval: 1.5)
+        try waitForJournalFragments(1)
         twice.process.interrupt()
-        // Soon enough that the clean stop is still under way (it takes well under a second); a
-        // SIGINT still pending is delivered before the SIGTERM, so the second one is the SIGTERM.
+        // The second signal follows at once, while the clean stop is under way (it takes well under
+        // a second): a SIGINT still pending is delivered before the SIGTERM, so the second one is the
+        // SIGTERM. The 10 ms are part of that scenario, not a wait for anything.
         Thread.sleep(forTimeInterval: 0.01)
         twice.process.terminate()
         twice.process.waitUntilExit()
@@ -212,10 +213,8 @@ final class ClientVideoTests: LensdTestCase {
         XCTAssertEqual(try camera.setZoomFactor(2), 2)
         XCTAssertThrowsError(try camera.changeCamera()) { XCTAssertEqual(($0 as? LensClientError)?.name, "Busy") }
         try delegate.wait(for: "didChangeCamera(nil, error:)") { if case .controlFailed(.camera, _) = $0 { true } else { false } }
-        Thread.sleep(forTimeInterval: 1.5)
-        let progress = try XCTUnwrap(try camera.videoRecordingProgress)
-        XCTAssertGreaterThan(progress.duration, 0.5)
-        XCTAssertGreaterThan(progress.size, 0)
+        try waitUntil("a second of frames in videoRecordingProgress") { try camera.videoRecordingProgress?.duration ?? 0 >= 1 }
+        XCTAssertGreaterThan(try XCTUnwrap(try camera.videoRecordingProgress).size, 0)
         try camera.stopVideoCapture()
 
         guard case .videoSigned(let name, let info) = try delegate.wait(for: "didGenerateTruepicVideo", timeout: 60, { call in

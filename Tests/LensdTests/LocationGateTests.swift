@@ -62,7 +62,8 @@ final class LocationGateTests: LocationTestCase {
         XCTAssertEqual(try c.get(s, "Location").vardictValue?["latitude"]?.doubleValue ?? 0, expected.latitude, accuracy: 1e-6)
         let property = try c.waitForSignal("PropertiesChanged", path: s) { $0.arguments[1].vardictValue?["Location"] != nil }
         XCTAssertEqual(property.arguments[1].vardictValue?["Location"]?.vardictValue?["mode"]?.stringValue, "3d")
-        // gpsd reports 10 times a second here; LocationChanged comes at most once a second.
+        // gpsd reports 10 times a second here; LocationChanged comes at most once a second (over 3 s:
+        // the interval is the subject).
         c.forgetSignals()
         try c.drain(for: 3)
         XCTAssertLessThanOrEqual(c.signals.filter { $0.member == "LocationChanged" }.count, 4)

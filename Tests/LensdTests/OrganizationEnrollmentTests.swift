@@ -65,7 +65,7 @@ final class OrganizationEnrollmentTests: LensdTestCase {
         let signedBeforeVideo = tokenSignatures()
 
         let video = outbox.appendingPathComponent("video.mp4")
-        let recorder = try peer(["open", "video", "start", "record", "sleep:1500", "stoprec", "wait:VideoSigned:60",
+        let recorder = try peer(["open", "video", "start", "record", "recorded:1.5", "stoprec", "wait:VideoSigned:60",
                                  "fetch:\(video.path)"], as: TestUsers.member)
         XCTAssertEqual(try recorder.finish(), 0, "\(recorder.lines)")
         try ReferenceValidator.assertTrusted(video, anchors: [ca.root])

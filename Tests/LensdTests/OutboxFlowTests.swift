@@ -83,7 +83,7 @@ final class OutboxFlowTests: OutboxFlowTestCase {
         }
         try c.set(session, "CameraMode", .string("video"))
         try c.call(session, "StartVideoCapture")
-        try c.drain(for: 1.5)
+        try c.waitUntilRecorded(session, seconds: 1.5)
         try c.call(session, "StopVideoCapture")
         let video = try c.waitForSignal("VideoSigned", path: session, timeout: 60)
         let videoName = try XCTUnwrap(video.arguments.first?.stringValue)

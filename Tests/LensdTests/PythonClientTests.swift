@@ -2,15 +2,15 @@ import Foundation
 import LensTestSupport
 import XCTest
 
-/// The examples in clients/python: jeepney in the project venv captures or records, receives the
-/// memfd from FetchResult, and writes a photo or video that the reference implementation trusts.
+/// The examples in clients/python: jeepney captures or records, receives the memfd from
+/// FetchResult, and writes a photo or video that the reference implementation trusts. As root
+/// they run in the venv; as a member of group lens, from a copy (PythonClientCopy).
 final class PythonClientTests: LensdTestCase {
     override var daemonArguments: [String] {
         ["--camera", "synthetic", "--location", "optional", "--gpsd", "none", "--synthetic-size", "320x240"]
     }
 
     private var example: String { TestTools.repoRoot.appendingPathComponent("clients/python/lens_capture.py").path }
-    private var recorder: String { TestTools.repoRoot.appendingPathComponent("clients/python/lens_record.py").path }
 
     func testThePythonExampleFetchesATrustedPhoto() throws {
         let photo = outbox.appendingPathComponent("python.jpg")
@@ -96,10 +96,19 @@ final class PythonClientTests: LensdTestCase {
         XCTAssertEqual(try Data(contentsOf: clip), Data("keep me".utf8))
     }
 
-    /// lens_record.py with the venv's python, as `user`, against this test's bus.
     private func runRecorder(_ arguments: [String], as user: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        let argv = [try TestTools.python(), recorder, "--bus", bus.address] + arguments
-        let r = try runProcess(TestUsers.asUser(user, argv))
+        try runPythonRecorder(from: TestTools.repoRoot.appendingPathComponent("clients"), arguments, as: user)
+    }
+}
+
+extension LensdTestCase {
+    /// `clients`/python/lens_record.py as `user`, against this test's bus, from a copy `user` can
+    /// read (PythonClientCopy).
+    func runPythonRecorder(from clients: URL, _ arguments: [String], as user: String) throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        let copy = try PythonClientCopy(of: clients.appendingPathComponent("python"), in: tmp)
+        let r = try runProcess(TestUsers.asUser(user, copy.argv("lens_record.py", ["--bus", bus.address] + arguments)))
         return (r.status, String(decoding: r.stdout, as: UTF8.self), String(decoding: r.stderr, as: UTF8.self))
     }
 }

@@ -38,7 +38,8 @@ final class ClientCrashTests: LensdTestCase {
         try c.call(s, "StartCaptureSession")
         let photo = try capture(c, s)
         try ReferenceValidator.assertTrusted(photo, anchors: [try c.trustAnchorFile(in: tmp)])
-        try c.drain(for: 0.5)  // let the victim's own photo finish signing
+        // The victim's own photo is still signed and stored: then nothing may be left half-written.
+        try waitUntil("victim's photo stored beside this one") { storedPhotos().count == 2 }
         XCTAssertEqual(temporaryFiles(), [])
     }
 }

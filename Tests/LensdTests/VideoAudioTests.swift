@@ -21,7 +21,7 @@ final class VideoAudioTests: LensdTestCase {
 
     func testWithAudioAutoAndNoCaptureDeviceTheVideoIsSilentAndSaysSo() throws {
         let video = outbox.appendingPathComponent("silent.mp4")
-        let member = try peer(["open", "video", "start", "record", "sleep:1000", "stoprec", "wait:VideoSigned:60",
+        let member = try peer(["open", "video", "start", "record", "recorded:1", "stoprec", "wait:VideoSigned:60",
                                "fetch:\(video.path)"], as: TestUsers.member)
         XCTAssertEqual(try member.finish(), 0, "\(member.lines)")
         let signed = try XCTUnwrap(member.lines.first { $0.hasPrefix("signal VideoSigned") })
@@ -43,7 +43,7 @@ final class VideoAudioTests: LensdTestCase {
         XCTAssertTrue(refused.contains("org.lensd.Lens1.Error.CaptureDisabled"), refused)
         XCTAssertTrue(refused.contains("microphone"), refused)
 
-        let silent = try peer(["open:noaudio", "video", "start", "record", "sleep:500", "stoprec", "wait:VideoSigned:60"],
+        let silent = try peer(["open:noaudio", "video", "start", "record", "recorded:0.5", "stoprec", "wait:VideoSigned:60"],
                               as: TestUsers.member)
         XCTAssertEqual(try silent.finish(), 0, "\(silent.lines)")
         XCTAssertFalse(silent.lines.contains { $0.hasPrefix("signal CaptureDisabled") }, "\(silent.lines)")

@@ -78,9 +78,16 @@ final class VividDeviceTests: LensdTestCase {
         let other = Process()
         other.executableURL = URL(fileURLWithPath: "/usr/bin/v4l2-ctl")
         other.arguments = ["-d", "/dev/video0", "--stream-mmap", "--stream-count=1000"]
+        let output = tmp.file("v4l2-ctl.out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        other.standardOutput = try FileHandle(forWritingTo: output)
+        other.standardError = other.standardOutput
         try other.run()
         defer { other.terminate(); other.waitUntilExit() }
-        Thread.sleep(forTimeInterval: 1)
+        // In use once it streams: v4l2-ctl prints a '<' for each frame it dequeues.
+        try waitUntil("frame streamed by v4l2-ctl", while: other) {
+            (try? String(contentsOf: output, encoding: .utf8))?.contains("<") ?? false
+        }
         XCTAssertThrowsError(try c.call(s, "StartCaptureSession")) {
             XCTAssertEqual(($0 as? BusError)?.shortName, "Busy")
             XCTAssertTrue(($0 as? BusError)?.message.contains("in use by another program") == true, "\($0)")
@@ -107,7 +114,8 @@ final class VividDeviceTests: LensdTestCase {
         try c.call(s, "StartCaptureSession")
         try c.set(s, "CameraMode", .string("video"))
         try c.call(s, "StartVideoCapture")
-        try c.drain(for: 2)
+        // 2 s of frames, not of wall time: under emulation the encoder had written 0.075 s by then.
+        try c.waitUntilRecorded(s, seconds: 2, timeout: 300)
         try run(["v4l2-ctl", "-d", "/dev/video0", "-c", "disconnect=1"])
         let recordingFailed = try c.waitForSignal("VideoRecordingFailed", path: s)
         XCTAssertEqual(recordingFailed.arguments.first?.stringValue, "org.lensd.Lens1.Error.CameraSessionFailed")
@@ -441,8 +449,10 @@ final class VividDeviceTests: LensdTestCase {
             + (files ?? [out + "/loopback-source.jpg"])
         if let control { feeder.standardInput = control }
         try feeder.run()
-        // With exclusive_caps=1 the node is a capture device only once the feeder has started.
-        Thread.sleep(forTimeInterval: 0.5)
+        // With exclusive_caps=1 the node is a capture device only once the feeder has started streaming.
+        try waitUntil("capture device at \(node)", while: feeder) {
+            String(decoding: try runProcess(["v4l2-ctl", "-d", node, "--info"]).stdout, as: UTF8.self).contains("Video Capture")
+        }
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: node)
         return (node, feeder)
     }

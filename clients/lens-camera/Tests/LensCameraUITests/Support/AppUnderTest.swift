@@ -40,6 +40,8 @@ final class AppUnderTest {
                                        name: "session dbus-daemon", logPath: directory.file("session-bus.log").path)
             try sessionBus?.start { FileManager.default.fileExists(atPath: socket) }
             environment.append("DBUS_SESSION_BUS_ADDRESS=unix:path=\(socket)")
+            // Run as `user`, who may not reach the checkout: from a copy it can read.
+            treeScript = try ReadableCopy.make(of: [Self.treeScriptSource], in: directory.file("scripts"))[0]
         } else {
             environment.append("DBUS_SESSION_BUS_ADDRESS=disabled:")
         }
@@ -51,6 +53,10 @@ final class AppUnderTest {
     private let user: String
     private let display: String
     private var sessionBus: ServerProcess?
+    /// Scripts/atspi_tree.py, copied (for an app started `accessible`).
+    private var treeScript: URL?
+    private static let treeScriptSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts/atspi_tree.py")
 
     deinit {
         server.stop()
@@ -70,8 +76,7 @@ final class AppUnderTest {
     /// for an app started `accessible`).
     func accessibleTree() throws -> [AccessibleNode] {
         let address = "unix:path=\(home.appendingPathComponent("session-bus").path)"
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scripts/atspi_tree.py").path
+        guard let script = treeScript?.path else { throw TestToolError("accessibleTree() needs an app started accessible") }
         let probe = try runProcess(TestUsers.asUser(user, ["/usr/bin/env", "-i", "DISPLAY=\(display)", "HOME=\(home.path)",
                                                          "DBUS_SESSION_BUS_ADDRESS=\(address)", "/usr/bin/python3", script,
                                                          "lens-camera"]))
