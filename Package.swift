@@ -36,6 +36,9 @@ let package = Package(
         // File descriptors, errno and the one place file system calls are made (EINTR retried,
         // faults injectable by tests): pure Swift over Glibc, below C2PA, LensCore and LensClient.
         .target(name: "LensSystem"),
+        // The frozen names of the D-Bus API (bus names, paths, errors, signals), spelled once for
+        // the daemon, LensClient and lensctl: pure Swift, no dependencies.
+        .target(name: "LensContract"),
         .target(name: "LensCrypto", dependencies: ["COpenSSL"]),
         .target(name: "C2PA", dependencies: ["LensCrypto", "LensSystem"]),
         .target(name: "LensBus", dependencies: ["CSystemd"]),
@@ -43,7 +46,7 @@ let package = Package(
         // it without LensCore's libraries (curl, gps, v4l2, openh264), which cost its start-up ~6 ms.
         .target(name: "LensImaging", dependencies: ["CTurboJPEG"]),
         .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "LensSystem", "LensImaging", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11", "CALSA", "COpus"]),
-        .target(name: "LensClient", dependencies: ["LensBus", "LensFace", "LensSystem"]),
+        .target(name: "LensClient", dependencies: ["LensBus", "LensContract", "LensFace", "LensSystem"]),
         // Face detection and auto-capture: pure Swift, no C library (JPEG decoding stays with the caller).
         // Optimized in debug builds too: its pixel loops unoptimized score about one frame a second,
         // too slow for the daemon's tests (and ten times slower still in the vivid VM).
@@ -56,7 +59,7 @@ let package = Package(
                           path: "clients/lensctl"),
         .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace"]),
         // The daemon's core is a library so that its state machine and flows are tested without a bus.
-        .target(name: "LensDaemon", dependencies: ["LensCore", "LensBus", "C2PA", "LensCrypto", "LensFace"]),
+        .target(name: "LensDaemon", dependencies: ["LensCore", "LensBus", "LensContract", "C2PA", "LensCrypto", "LensFace"]),
         // Relative relocations packed (DT_RELR, glibc ≥ 2.36): the table the loader reads once
         // shrinks from 1.8 MB to a few KB, and so does what of it stays resident.
         .executableTarget(name: "lensd", dependencies: ["LensDaemon"],
@@ -75,7 +78,7 @@ let package = Package(
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensFaceTests", dependencies: ["LensFace", "LensCore", "LensTestSupport"]),
-        .testTarget(name: "LensDaemonTests", dependencies: ["LensDaemon", "LensBus", "LensCore", "LensTestSupport"]),
-        .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "LensSystem", "C2PA", "LensCrypto", "LensTestSupport"]),
+        .testTarget(name: "LensDaemonTests", dependencies: ["LensDaemon", "LensBus", "LensContract", "LensCore", "LensTestSupport"]),
+        .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "LensContract", "LensSystem", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensContract
 import Synchronization
 
 /// A bus connection and the dedicated thread that runs its event loop (never a Dispatch

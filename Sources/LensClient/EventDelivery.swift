@@ -1,4 +1,5 @@
 import Foundation
+import LensContract
 
 /// Hands each event to the AsyncStream at once and to the delegate on the caller's queue, in
 /// the order lensd sent them: one serial queue targets the delegate queue, so even a concurrent
@@ -34,7 +35,7 @@ final class EventDelivery: @unchecked Sendable {  // state behind `lock`: a Mute
     /// On the bus thread, as lensd's error answer to a control call arrives.
     /// Only lensd's own errors come as Failed too (not a timeout, nor the bus's refusal).
     func controlFailed(_ control: LensControl, _ error: LensClientError) {
-        guard LensClientError.lensErrorNames.contains(error.name) else { return }
+        guard Lens1.ErrorName(rawValue: error.name) != nil else { return }
         lock.withLock { failedControls.append((control, error)) }
     }
 

@@ -1,4 +1,5 @@
 import LensBus
+import LensContract
 
 /// The outbox: lensd's uploads of signed results to the server in its upload-url.
 extension LensCamera {

@@ -1,4 +1,5 @@
 import LensBus
+import LensContract
 
 /// What lensd knows: its own state, this session's, the cameras, the trust anchor.
 extension LensCamera {

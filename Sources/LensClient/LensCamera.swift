@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensContract
 import LensSystem
 
 /// lensd's camera, as the mobile SDK's app object is: create one, start a capture session,

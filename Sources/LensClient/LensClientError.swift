@@ -1,4 +1,5 @@
 import LensBus
+import LensContract
 
 /// Everything a LensCamera call can fail with. The first cases mirror lensd's errors
 /// (`org.lensd.Lens1.Error.*`, DESIGN.md), mapped by their D-Bus name — never by errno, which
@@ -30,20 +31,28 @@ public enum LensClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// Any other D-Bus error, by its name (e.g. org.freedesktop.DBus.Error.InvalidArgs).
     case bus(name: String, message: String)
 
-    /// lensd's errors by the last component of their D-Bus name: those it sends and those the
-    /// contract reserves (LocationPermissionDenied).
-    private static let lensErrors: [String: @Sendable (String) -> LensClientError] = [
-        "Internal": LensClientError.internal, "Enrollment": enrollment, "Timestamp": timestamp,
-        "CameraSessionFailed": cameraSessionFailed, "ImageSigningFailed": imageSigningFailed,
-        "CameraPermissionDenied": cameraPermissionDenied,
-        "MicrophonePermissionDenied": microphonePermissionDenied,
-        "LocationPermissionDenied": locationPermissionDenied, "SetFocusFailed": setFocusFailed,
-        "NotAuthorized": notAuthorized, "Busy": busy, "NotStarted": notStarted, "NotFound": notFound,
-        "InvalidArgument": invalidArgument, "Unsupported": unsupported, "CaptureDisabled": captureDisabled,
-    ]
-
-    /// The names of lensd's errors this client reads as themselves.
-    static var lensErrorNames: [String] { Array(lensErrors.keys) }
+    /// lensd's error `name` as this client's case: every name of the contract, sent or reserved,
+    /// reads as itself (the switch has no default, so a new name must be given a case).
+    init(_ name: Lens1.ErrorName, message m: String) {
+        switch name {
+        case .internal: self = .internal(m)
+        case .enrollment: self = .enrollment(m)
+        case .timestamp: self = .timestamp(m)
+        case .cameraSessionFailed: self = .cameraSessionFailed(m)
+        case .imageSigningFailed: self = .imageSigningFailed(m)
+        case .cameraPermissionDenied: self = .cameraPermissionDenied(m)
+        case .microphonePermissionDenied: self = .microphonePermissionDenied(m)
+        case .locationPermissionDenied: self = .locationPermissionDenied(m)
+        case .setFocusFailed: self = .setFocusFailed(m)
+        case .notAuthorized: self = .notAuthorized(m)
+        case .busy: self = .busy(m)
+        case .notStarted: self = .notStarted(m)
+        case .notFound: self = .notFound(m)
+        case .invalidArgument: self = .invalidArgument(m)
+        case .unsupported: self = .unsupported(m)
+        case .captureDisabled: self = .captureDisabled(m)
+        }
+    }
 
     /// The bus's own errors that mean one of the client cases. Their messages are written for
     /// D-Bus developers (a policy rule dump, ".service files"): a person gets the cause and what to do.
@@ -68,8 +77,8 @@ public enum LensClientError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// A D-Bus error name and message — from a method reply or a Failed signal.
     init(name: String, message: String) {
-        if name.hasPrefix(Lens1.errorPrefix), let make = Self.lensErrors[String(name.dropFirst(Lens1.errorPrefix.count))] {
-            self = make(message)
+        if let lens = Lens1.ErrorName(busName: name) {
+            self.init(lens, message: message)
         } else if let make = Self.busErrors[name] {
             self = make(message)
         } else {
@@ -90,22 +99,22 @@ public enum LensClientError: Error, Sendable, Equatable, CustomStringConvertible
 
     private var parts: (name: String, message: String) {
         switch self {
-        case .internal(let m): ("Internal", m)
-        case .enrollment(let m): ("Enrollment", m)
-        case .timestamp(let m): ("Timestamp", m)
-        case .cameraSessionFailed(let m): ("CameraSessionFailed", m)
-        case .imageSigningFailed(let m): ("ImageSigningFailed", m)
-        case .cameraPermissionDenied(let m): ("CameraPermissionDenied", m)
-        case .microphonePermissionDenied(let m): ("MicrophonePermissionDenied", m)
-        case .locationPermissionDenied(let m): ("LocationPermissionDenied", m)
-        case .setFocusFailed(let m): ("SetFocusFailed", m)
-        case .notAuthorized(let m): ("NotAuthorized", m)
-        case .busy(let m): ("Busy", m)
-        case .notStarted(let m): ("NotStarted", m)
-        case .notFound(let m): ("NotFound", m)
-        case .invalidArgument(let m): ("InvalidArgument", m)
-        case .unsupported(let m): ("Unsupported", m)
-        case .captureDisabled(let m): ("CaptureDisabled", m)
+        case .internal(let m): (Lens1.ErrorName.internal.rawValue, m)
+        case .enrollment(let m): (Lens1.ErrorName.enrollment.rawValue, m)
+        case .timestamp(let m): (Lens1.ErrorName.timestamp.rawValue, m)
+        case .cameraSessionFailed(let m): (Lens1.ErrorName.cameraSessionFailed.rawValue, m)
+        case .imageSigningFailed(let m): (Lens1.ErrorName.imageSigningFailed.rawValue, m)
+        case .cameraPermissionDenied(let m): (Lens1.ErrorName.cameraPermissionDenied.rawValue, m)
+        case .microphonePermissionDenied(let m): (Lens1.ErrorName.microphonePermissionDenied.rawValue, m)
+        case .locationPermissionDenied(let m): (Lens1.ErrorName.locationPermissionDenied.rawValue, m)
+        case .setFocusFailed(let m): (Lens1.ErrorName.setFocusFailed.rawValue, m)
+        case .notAuthorized(let m): (Lens1.ErrorName.notAuthorized.rawValue, m)
+        case .busy(let m): (Lens1.ErrorName.busy.rawValue, m)
+        case .notStarted(let m): (Lens1.ErrorName.notStarted.rawValue, m)
+        case .notFound(let m): (Lens1.ErrorName.notFound.rawValue, m)
+        case .invalidArgument(let m): (Lens1.ErrorName.invalidArgument.rawValue, m)
+        case .unsupported(let m): (Lens1.ErrorName.unsupported.rawValue, m)
+        case .captureDisabled(let m): (Lens1.ErrorName.captureDisabled.rawValue, m)
         case .unreachable(let m): ("Unreachable", m)
         case .timeout(let m): ("Timeout", m)
         case .disconnected(let m): ("Disconnected", m)

@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensContract
 
 /// One thing lensd told this camera's session, in the order it happened. Each case is one
 /// signal of org.lensd.Lens1.Session (named after it), plus `disconnected`, which the client
@@ -60,108 +61,111 @@ public enum LensEvent: Sendable, Equatable {
     /// The bus connection or lensd went away; this camera's session is gone. The last event.
     case disconnected(LensClientError)
 
-    /// The D-Bus signal the event stands for ("Disconnected" for the client's own).
-    public var signalName: String {
+    /// The D-Bus signal the event stands for; nil for the client's own `disconnected`.
+    public var signal: Lens1.Signal? {
         switch self {
-        case .initialCaptureFinished: "InitialCaptureFinished"
-        case .photoSigned: "PhotoSigned"
-        case .captureDisabled: "CaptureDisabled"
-        case .captureEnabled: "CaptureEnabled"
-        case .failed, .controlFailed: "Failed"
-        case .zoomFactorChanged: "ZoomFactorChanged"
-        case .focusedOnPoint: "FocusedOnPoint"
-        case .deviceChanged: "DeviceChanged"
-        case .flashModeChanged: "FlashModeChanged"
-        case .subjectAreaChanged: "SubjectAreaChanged"
-        case .locationChanged: "LocationChanged"
-        case .videoRecordingStarted: "VideoRecordingStarted"
-        case .videoRecordingStopped: "VideoRecordingStopped"
-        case .videoRecordingFailed: "VideoRecordingFailed"
-        case .videoThumbnailGenerated: "VideoThumbnailGenerated"
-        case .videoSigned: "VideoSigned"
-        case .videoUnsigned: "VideoUnsigned"
-        case .resultUploaded: "ResultUploaded"
-        case .uploadFailed: "UploadFailed"
-        case .resultEvicted: "ResultEvicted"
-        case .resultUpdated: "ResultUpdated"
-        case .faceDetected: "FaceDetected"
-        case .candidateSelectionStarted: "CandidateSelectionStarted"
-        case .faceAutoCaptureFinished: "FaceAutoCaptureFinished"
-        case .disconnected: "Disconnected"
+        case .initialCaptureFinished: .initialCaptureFinished
+        case .photoSigned: .photoSigned
+        case .captureDisabled: .captureDisabled
+        case .captureEnabled: .captureEnabled
+        case .failed, .controlFailed: .failed
+        case .zoomFactorChanged: .zoomFactorChanged
+        case .focusedOnPoint: .focusedOnPoint
+        case .deviceChanged: .deviceChanged
+        case .flashModeChanged: .flashModeChanged
+        case .subjectAreaChanged: .subjectAreaChanged
+        case .locationChanged: .locationChanged
+        case .videoRecordingStarted: .videoRecordingStarted
+        case .videoRecordingStopped: .videoRecordingStopped
+        case .videoRecordingFailed: .videoRecordingFailed
+        case .videoThumbnailGenerated: .videoThumbnailGenerated
+        case .videoSigned: .videoSigned
+        case .videoUnsigned: .videoUnsigned
+        case .resultUploaded: .resultUploaded
+        case .uploadFailed: .uploadFailed
+        case .resultEvicted: .resultEvicted
+        case .resultUpdated: .resultUpdated
+        case .faceDetected: .faceDetected
+        case .candidateSelectionStarted: .candidateSelectionStarted
+        case .faceAutoCaptureFinished: .faceAutoCaptureFinished
+        case .disconnected: nil
         }
     }
+
+    /// The signal's name ("Disconnected" for the client's own).
+    public var signalName: String { signal?.name ?? "Disconnected" }
 
     /// nil for signals this client does not know (a newer daemon's) or cannot read.
     init?(_ signal: SignalMessage) {
         let a = signal.arguments
+        // Types as the contract has them, or the signal is not one this client can read.
+        guard let kind = Lens1.Signal(rawValue: signal.member), a.map(\.signature).joined() == kind.signature else { return nil }
         do {
-            switch (signal.member, a.count) {
-            case ("InitialCaptureFinished", 2):
+            switch kind {
+            case .initialCaptureFinished:
                 guard let name = a[0].stringValue, let jpeg = a[1].bytesValue else { return nil }
                 self = .initialCaptureFinished(name: name, thumbnail: Data(jpeg))
-            case ("PhotoSigned", 2):
+            case .photoSigned:
                 guard let name = a[0].stringValue else { return nil }
                 self = .photoSigned(name: name, info: try LensResultInfo(try Fields(a[1], "PhotoSigned info")))
-            case ("CaptureDisabled", 1):
+            case .captureDisabled:
                 guard let reasons = a[0].stringArrayValue else { return nil }
                 self = .captureDisabled(reasons: reasons.map(LensDisabledReason.init(rawValue:)))
-            case ("CaptureEnabled", 0):
+            case .captureEnabled:
                 self = .captureEnabled
-            case ("Failed", 2):
+            case .failed:
                 guard let name = a[0].stringValue, let message = a[1].stringValue else { return nil }
                 self = .failed(LensClientError(name: name, message: message))
-            case ("ZoomFactorChanged", 1):
+            case .zoomFactorChanged:
                 guard let factor = a[0].doubleValue else { return nil }
                 self = .zoomFactorChanged(factor)
-            case ("FocusedOnPoint", 2):
+            case .focusedOnPoint:
                 guard let x = a[0].doubleValue, let y = a[1].doubleValue else { return nil }
                 self = .focusedOnPoint(LensPoint(x: x, y: y))
-            case ("DeviceChanged", 1):
+            case .deviceChanged:
                 self = .deviceChanged(try LensDevice(try Fields(a[0], "DeviceChanged")))
-            case ("FlashModeChanged", 1):
+            case .flashModeChanged:
                 guard let mode = a[0].stringValue.flatMap(LensFlashMode.init(rawValue:)) else { return nil }
                 self = .flashModeChanged(mode)
-            case ("SubjectAreaChanged", 0):
+            case .subjectAreaChanged:
                 self = .subjectAreaChanged
-            case ("LocationChanged", 1):
+            case .locationChanged:
                 self = .locationChanged(try LensLocation(try Fields(a[0], "LocationChanged")))
-            case ("VideoRecordingStarted", 0):
+            case .videoRecordingStarted:
                 self = .videoRecordingStarted
-            case ("VideoRecordingStopped", 0):
+            case .videoRecordingStopped:
                 self = .videoRecordingStopped
-            case ("VideoRecordingFailed", 2):
+            case .videoRecordingFailed:
                 guard let name = a[0].stringValue, let message = a[1].stringValue else { return nil }
                 self = .videoRecordingFailed(LensClientError(name: name, message: message))
-            case ("VideoThumbnailGenerated", 3):
+            case .videoThumbnailGenerated:
                 guard let name = a[0].stringValue, let jpeg = a[1].bytesValue, let duration = a[2].doubleValue else { return nil }
                 self = .videoThumbnailGenerated(name: name, thumbnail: Data(jpeg), duration: duration)
-            case ("VideoSigned", 2):
+            case .videoSigned:
                 guard let name = a[0].stringValue else { return nil }
                 self = .videoSigned(name: name, info: try LensVideoInfo(try Fields(a[1], "VideoSigned info")))
-            case ("VideoUnsigned", 2):
+            case .videoUnsigned:
                 guard let name = a[0].stringValue else { return nil }
                 self = .videoUnsigned(name: name, info: try LensVideoInfo(try Fields(a[1], "VideoUnsigned info")))
-            case ("ResultUploaded", 2):
+            case .resultUploaded:
                 guard let name = a[0].stringValue else { return nil }
                 self = .resultUploaded(name: name, info: try LensUploadInfo(try Fields(a[1], "ResultUploaded info")))
-            case ("UploadFailed", 3):
+            case .uploadFailed:
                 guard let name = a[0].stringValue, let error = a[1].stringValue, let message = a[2].stringValue else { return nil }
                 self = .uploadFailed(name: name, error: error, message: message)
-            case ("ResultEvicted", 2):
+            case .resultEvicted:
                 guard let name = a[0].stringValue, let reason = a[1].stringValue else { return nil }
                 self = .resultEvicted(name: name, reason: reason)
-            case ("ResultUpdated", 2):
+            case .resultUpdated:
                 guard let name = a[0].stringValue else { return nil }
                 self = .resultUpdated(name: name, info: try LensResultInfo(try Fields(a[1], "ResultUpdated info")))
-            case ("FaceDetected", 1):
+            case .faceDetected:
                 self = .faceDetected(try LensFaceDetection(try Fields(a[0], "FaceDetected")))
-            case ("CandidateSelectionStarted", 0):
+            case .candidateSelectionStarted:
                 self = .candidateSelectionStarted
-            case ("FaceAutoCaptureFinished", 2):
+            case .faceAutoCaptureFinished:
                 guard let name = a[0].stringValue else { return nil }
                 self = .faceAutoCaptureFinished(name: name, detection: try LensFaceDetection(try Fields(a[1], "FaceAutoCaptureFinished")))
-            default:
-                return nil
             }
         } catch {
             return nil

@@ -1,4 +1,5 @@
 import LensBus
+import LensContract
 import LensCore
 
 /// A session's place in the queue for the camera.
@@ -131,7 +132,7 @@ final class CameraClaim: CaptureFlow {
     /// than broadcast: a member who is not using lensd is not told who is.
     private func announceHolder() {
         for owner in Set(service.sessions.values.map(\.owner)) {
-            try? service.bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.managerInterface,
+            try? service.bus.emitPropertiesChanged(path: Lens1.managerPath, interface: Lens1.managerInterface,
                                                    changed: ["CameraHolder": .string(holderName)], destination: owner)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensContract
 import LensCore
 
 /// The claim holder's camera controls: flash, zoom, focus, camera switch. Each runs on the camera
@@ -36,7 +37,7 @@ final class CameraControls: CaptureFlow {
 
     private func applyFlash(_ mode: FlashMode, _ caller: Caller, for session: Session, returnsMode: Bool) -> MethodResult {
         control({ try $0.setFlashMode(mode) }, caller, for: session) { state, _ in
-            session.emit("FlashModeChanged", [.string(mode.rawValue)])
+            session.emit(.flashModeChanged, [.string(mode.rawValue)])
             session.propertiesChanged(["CurrentDevice": Wire.device(state)])
             return returnsMode ? [.string(mode.rawValue)] : []
         }
@@ -92,7 +93,7 @@ final class CameraControls: CaptureFlow {
         let requested = relative ? max(1, pinch.factor(forScale: value, current: current, at: service.clock.monotonic())) : value
         if !relative { pinch.end() }
         return control({ try $0.setZoom(requested) }, caller, for: session) { state, factor in
-            session.emit("ZoomFactorChanged", [.double(factor)])
+            session.emit(.zoomFactorChanged, [.double(factor)])
             session.propertiesChanged(["CurrentDevice": Wire.device(state)])
             return [.double(factor)]
         }
@@ -107,7 +108,7 @@ final class CameraControls: CaptureFlow {
             throw LensError.invalidArgument("the focus point must be normalized: 0...1 on both axes")
         }
         return control({ try $0.focus(atX: x, y: y) }, caller, for: session) { [weak self] _, point in
-            session.emit("FocusedOnPoint", [.double(point.x), .double(point.y)])
+            session.emit(.focusedOnPoint, [.double(point.x), .double(point.y)])
             self?.watchSubject(for: session)
             return [.double(point.x), .double(point.y)]
         }
@@ -139,7 +140,7 @@ final class CameraControls: CaptureFlow {
 
     private func watchSubject(for session: Session) {
         subjectWatch = SubjectWatch(service: service) { [weak self] in
-            session.emit("SubjectAreaChanged", [])
+            session.emit(.subjectAreaChanged, [])
             self?.subjectWatch = nil
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensContract
 import LensCore
 import LensFace
 
@@ -76,12 +77,12 @@ public enum Daemon {
         service.outbox = try OutboxFlow.make(configuration, stateDirectory: state, service: service)
         service.restamp = try RestampFlow.make(configuration, stateDirectory: state, service: service)
         let manager = Manager(service: service)
-        let registration = try bus.export(manager, at: BusContract.managerPath)
+        let registration = try bus.export(manager, at: Lens1.managerPath)
         // Session numbers are nobody else's business: non-members introspect an empty node.
-        let introspection = try bus.guardIntrospection(under: BusContract.sessionsPath) { sender in
+        let introspection = try bus.guardIntrospection(under: Lens1.sessionsPath) { sender in
             (try? bus.peerUID(sender)).map(service.authorizer.isAllowed) ?? false
         }
-        try bus.requestName(BusContract.busName)
+        try bus.requestName(Lens1.busName)
         service.start(scheduler: LoopScheduler(loop))
         var stopping = false
         try loop.onSignals([SIGTERM, SIGINT]) { signal in
@@ -94,11 +95,11 @@ public enum Daemon {
             loop.schedule(after: .seconds(30)) { loop.exit(0) }
             service.settle { loop.exit(0) }
         }
-        ServiceManager.notify("READY=1\nSTATUS=serving \(BusContract.busName)")
+        ServiceManager.notify("READY=1\nSTATUS=serving \(Lens1.busName)")
         if let interval = ServiceManager.watchdogInterval {
             loop.every(interval / 2) { ServiceManager.notify("WATCHDOG=1") }
         }
-        Log.info("lensd \(ProjectVersion.string) serving \(BusContract.busName) as \(bus.uniqueName)")
+        Log.info("lensd \(ProjectVersion.string) serving \(Lens1.busName) as \(bus.uniqueName)")
         let code = try loop.run()
         ServiceManager.notify("STOPPING=1")
         service.stop()

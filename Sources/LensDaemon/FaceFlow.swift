@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensContract
 import LensCore
 import LensFace
 
@@ -144,16 +145,16 @@ final class FaceFlow: CaptureFlow {
         }
         guard report.generation == run.generation else { return }
         let session = run.session, step = report.step
-        session.emit("FaceDetected", [Wire.faceDetection(step.detection, frame: report.sequence, luma: report.lumaSize)])
+        session.emit(.faceDetected, [Wire.faceDetection(step.detection, frame: report.sequence, luma: report.lumaSize)])
         if step.candidateSelectionStarted {
-            session.emit("CandidateSelectionStarted", [])
+            session.emit(.candidateSelectionStarted, [])
             stateChanged(run, .candidateSelection)
         }
         guard let chosen = step.result else { return }
         detach(run)
         stateChanged(run, .capturing)
         let name = UUID().uuidString.lowercased()
-        session.emit("FaceAutoCaptureFinished", [.string(name),
+        session.emit(.faceAutoCaptureFinished, [.string(name),
                                                  Wire.faceDetection(chosen.detection, frame: chosen.frame.sequence, luma: report.lumaSize)])
         guard let state = service.cameras.current else { return end(of: session, failure: .cameraSessionFailed("no camera")) }
         let photo = Result { try chosen.frame.capturedPhoto(state: state, quality: service.configuration.jpegQuality) }

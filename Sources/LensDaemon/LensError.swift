@@ -1,53 +1,37 @@
 import C2PA
 import Glibc
 import LensBus
+import LensContract
 import LensCore
 
-/// lensd's errors, named as DESIGN.md freezes them (org.lensd.Lens1.Error.*). Each carries a
+/// lensd's errors: a name of the contract (Lens1.ErrorName, org.lensd.Lens1.Error.*) and a
 /// sentence that says what happened and, where it helps, what to do.
-enum LensError: Error, Equatable {
-    case `internal`(String)
-    case enrollment(String)
-    case timestamp(String)
-    case cameraSessionFailed(String)
-    case imageSigningFailed(String)
-    case cameraPermissionDenied(String)
-    case setFocusFailed(String)
-    case notAuthorized(String)
-    case busy(String)
-    case notStarted(String)
-    case notFound(String)
-    case invalidArgument(String)
-    case unsupported(String)
-    case captureDisabled(String)
-    case microphonePermissionDenied(String)
+struct LensError: Error, Equatable {
+    let name: Lens1.ErrorName
+    let message: String
 
-    static let prefix = "org.lensd.Lens1.Error."
-
-    var busError: BusError {
-        switch self {
-        case .internal(let m): return BusError(Self.prefix + "Internal", m)
-        case .enrollment(let m): return BusError(Self.prefix + "Enrollment", m)
-        case .timestamp(let m): return BusError(Self.prefix + "Timestamp", m)
-        case .cameraSessionFailed(let m): return BusError(Self.prefix + "CameraSessionFailed", m)
-        case .imageSigningFailed(let m): return BusError(Self.prefix + "ImageSigningFailed", m)
-        case .cameraPermissionDenied(let m): return BusError(Self.prefix + "CameraPermissionDenied", m)
-        case .setFocusFailed(let m): return BusError(Self.prefix + "SetFocusFailed", m)
-        case .notAuthorized(let m): return BusError(Self.prefix + "NotAuthorized", m)
-        case .busy(let m): return BusError(Self.prefix + "Busy", m)
-        case .notStarted(let m): return BusError(Self.prefix + "NotStarted", m)
-        case .notFound(let m): return BusError(Self.prefix + "NotFound", m)
-        case .invalidArgument(let m): return BusError(Self.prefix + "InvalidArgument", m)
-        case .unsupported(let m): return BusError(Self.prefix + "Unsupported", m)
-        case .captureDisabled(let m): return BusError(Self.prefix + "CaptureDisabled", m)
-        case .microphonePermissionDenied(let m): return BusError(Self.prefix + "MicrophonePermissionDenied", m)
-        }
+    init(_ name: Lens1.ErrorName, _ message: String) {
+        self.name = name
+        self.message = message
     }
 
-    var isMicrophonePermissionDenied: Bool {
-        if case .microphonePermissionDenied = self { return true }
-        return false
-    }
+    static func `internal`(_ m: String) -> LensError { LensError(.internal, m) }
+    static func enrollment(_ m: String) -> LensError { LensError(.enrollment, m) }
+    static func timestamp(_ m: String) -> LensError { LensError(.timestamp, m) }
+    static func cameraSessionFailed(_ m: String) -> LensError { LensError(.cameraSessionFailed, m) }
+    static func imageSigningFailed(_ m: String) -> LensError { LensError(.imageSigningFailed, m) }
+    static func cameraPermissionDenied(_ m: String) -> LensError { LensError(.cameraPermissionDenied, m) }
+    static func microphonePermissionDenied(_ m: String) -> LensError { LensError(.microphonePermissionDenied, m) }
+    static func setFocusFailed(_ m: String) -> LensError { LensError(.setFocusFailed, m) }
+    static func notAuthorized(_ m: String) -> LensError { LensError(.notAuthorized, m) }
+    static func busy(_ m: String) -> LensError { LensError(.busy, m) }
+    static func notStarted(_ m: String) -> LensError { LensError(.notStarted, m) }
+    static func notFound(_ m: String) -> LensError { LensError(.notFound, m) }
+    static func invalidArgument(_ m: String) -> LensError { LensError(.invalidArgument, m) }
+    static func unsupported(_ m: String) -> LensError { LensError(.unsupported, m) }
+    static func captureDisabled(_ m: String) -> LensError { LensError(.captureDisabled, m) }
+
+    var busError: BusError { BusError(name.busName, message) }
 
     /// Camera-layer errors as the bus reports them.
     init(_ error: CameraError) {

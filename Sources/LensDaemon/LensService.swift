@@ -1,6 +1,7 @@
 import C2PA
 import Foundation
 import LensBus
+import LensContract
 import LensCore
 import LensCrypto
 
@@ -271,7 +272,7 @@ final class LensService {
     }
 
     func managerPropertiesChanged(_ changed: [String: BusValue]) {
-        try? bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.managerInterface,
+        try? bus.emitPropertiesChanged(path: Lens1.managerPath, interface: Lens1.managerInterface,
                                        changed: changed, destination: nil)
     }
 

@@ -1,4 +1,5 @@
 import LensBus
+import LensContract
 import LensCore
 
 /// org.lensd.Lens1.Manager at /org/lensd/Lens1: opens sessions, lists devices, hands out the
@@ -12,7 +13,7 @@ final class Manager: BusInterface {
     init(service: LensService) { self.service = service }
 
     static let table = BusTable<Manager>(
-        BusContract.managerInterface,
+        Lens1.managerInterface,
         methods: [
             .init("OpenSession", in: ["options": "a{sv}"], out: ["session": "o"], access: .member, Manager.openSession),
             .init("ListDevices", out: ["devices": "aa{sv}"], access: .member, Manager.listDevices),

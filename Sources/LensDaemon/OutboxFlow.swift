@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensContract
 import LensCore
 
 /// The outbox as lensd runs it: results are queued by the flows that store them, the outbox's
@@ -54,25 +55,25 @@ final class OutboxFlow {
                     Log.warning("outbox: \(record.name) delivered but its local copy could not be removed: \(error)")
                 }
             }
-            emit("ResultUploaded", [.string(record.name), .vardict([
+            emit(.resultUploaded, [.string(record.name), .vardict([
                 "url": .string(url), "status": .uint32(UInt32(status)),
                 "sha256": .string(record.sha256 ?? ""), "size": .uint64(UInt64(record.size)),
             ])], to: record.uid)
         case .failed(let record, let error, let message):
             Log.warning("outbox: \(record.name) not sent (\(error)): \(message)")
-            emit("UploadFailed", [.string(record.name), .string(error), .string(message)], to: record.uid)
+            emit(.uploadFailed, [.string(record.name), .string(error), .string(message)], to: record.uid)
         case .changed(let summary):
             guard summary != announced else { return }
             announced = summary
             // Nothing personal, like the other Manager properties: broadcast.
-            try? service.bus.emitPropertiesChanged(path: BusContract.managerPath, interface: BusContract.managerInterface,
+            try? service.bus.emitPropertiesChanged(path: Lens1.managerPath, interface: Lens1.managerInterface,
                                                    changed: ["OutboxState": Self.wire(summary)], destination: nil)
         }
     }
 
     /// To every session the result's owner has open now.
-    private func emit(_ member: String, _ arguments: [BusValue], to uid: UInt32) {
-        for session in service.sessions.values where session.uid == uid { session.emit(member, arguments) }
+    private func emit(_ signal: Lens1.Signal, _ arguments: [BusValue], to uid: UInt32) {
+        for session in service.sessions.values where session.uid == uid { session.emit(signal, arguments) }
     }
 
     static func wire(_ summary: OutboxSummary) -> BusValue {

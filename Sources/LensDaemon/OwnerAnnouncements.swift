@@ -1,4 +1,5 @@
 import LensBus
+import LensContract
 import LensCore
 
 /// Signals about a user's results that no call of theirs asked for — a recovered video, a result
@@ -6,17 +7,17 @@ import LensCore
 /// one they open.
 final class OwnerAnnouncements {
     private unowned let service: LensService
-    private var pending: [UInt32: [(member: String, arguments: [BusValue])]] = [:]
+    private var pending: [UInt32: [(signal: Lens1.Signal, arguments: [BusValue])]] = [:]
 
     init(service: LensService) { self.service = service }
 
-    func announce(toOwner uid: UInt32, member: String, arguments: [BusValue]) {
+    func announce(toOwner uid: UInt32, signal: Lens1.Signal, arguments: [BusValue]) {
         let open = service.sessions.values.filter { $0.uid == uid }
         guard open.isEmpty else {
-            for session in open { session.emit(member, arguments) }
+            for session in open { session.emit(signal, arguments) }
             return
         }
-        pending[uid, default: []].append((member, arguments))
+        pending[uid, default: []].append((signal, arguments))
     }
 
     /// After OpenSession has answered: what happened to this user's results before they connected.
@@ -24,7 +25,7 @@ final class OwnerAnnouncements {
         guard pending[session.uid] != nil else { return }
         service.loop.confine((self, session)).post { announcements, session in
             guard let waiting = announcements.pending.removeValue(forKey: session.uid) else { return }
-            for announcement in waiting { session.emit(announcement.member, announcement.arguments) }
+            for announcement in waiting { session.emit(announcement.signal, announcement.arguments) }
         }
     }
 
@@ -35,7 +36,7 @@ final class OwnerAnnouncements {
             back.post { announcements in
                 Log.info("\(evicted.mime.hasPrefix("video/") ? "video" : "photo") \(evicted.name) of "
                     + "\(Authorizer.userName(evicted.uid)) deleted (\(evicted.size) bytes): \(reason)")
-                announcements.announce(toOwner: evicted.uid, member: "ResultEvicted",
+                announcements.announce(toOwner: evicted.uid, signal: .resultEvicted,
                                        arguments: [.string(evicted.name), .string(reason)])
             }
         }

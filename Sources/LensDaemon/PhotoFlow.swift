@@ -1,6 +1,7 @@
 import C2PA
 import Foundation
 import LensBus
+import LensContract
 import LensCore
 
 /// The photo flow: BeginCapture → a frame on the camera thread → InitialCaptureFinished → signed
@@ -43,7 +44,7 @@ final class PhotoFlow {
             session.failed(LensError.from(error))
             return
         }
-        session.emit("InitialCaptureFinished", [.string(name), .bytes(photo.thumbnail)])
+        session.emit(.initialCaptureFinished, [.string(name), .bytes(photo.thumbnail)])
         let fix = service.conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
         if service.configuration.locationPolicy == .required && fix == nil {
             session.failed(.captureDisabled("the location fix was lost before the photo could be signed"))
@@ -88,7 +89,7 @@ final class PhotoFlow {
         switch result {
         case .success(let stored):
             Log.info("photo \(name) signed and stored for \(Authorizer.userName(stored.uid)) (\(stored.size) bytes\(Wire.timeStampNote(timeStamp)))")
-            session.emit("PhotoSigned", [.string(name), Wire.result(stored, Wire.timeStamp(timeStamp).merging(["upload": .string(upload)]) { $1 })])
+            session.emit(.photoSigned, [.string(name), Wire.result(stored, Wire.timeStamp(timeStamp).merging(["upload": .string(upload)]) { $1 })])
             service.storageMayHaveChanged()
         case .failure(let error):
             Log.error("photo \(name) failed: \(error)")

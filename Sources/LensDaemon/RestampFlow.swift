@@ -1,6 +1,7 @@
 import C2PA
 import Foundation
 import LensBus
+import LensContract
 import LensCore
 import LensCrypto
 import Synchronization
@@ -60,7 +61,7 @@ final class RestampFlow {
             do { try service.outbox?.outbox.enqueueAgain(result, fileExtension: fileExtension) } catch {
                 Log.error("outbox: the time-stamped \(result.name) could not be queued again: \(error)")
             }
-            service.announcements.announce(toOwner: result.uid, member: "ResultUpdated",
+            service.announcements.announce(toOwner: result.uid, signal: .resultUpdated,
                      arguments: [.string(result.name), Wire.result(result, Wire.timeStamp(.stamped(time)))])
         case .dropped(let name, let uid, let reason):
             Log.warning("re-stamp queue: \(name) of \(Authorizer.userName(uid)) stays without a time-stamp: \(reason)")

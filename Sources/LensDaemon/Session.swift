@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensContract
 import LensCore
 
 /// org.lensd.Lens1.Session at /org/lensd/Lens1/session/N: a thin bus adapter. Its table binds
@@ -33,7 +34,7 @@ final class Session: BusInterface {
         self.number = number
         self.owner = owner
         self.uid = uid
-        path = "\(BusContract.sessionsPath)/\(number)"
+        path = "\(Lens1.sessionsPath)/\(number)"
         maximumLocationAccuracy = accuracy
         self.audio = audio
         lastActivity = service.clock.monotonic()
@@ -60,7 +61,7 @@ final class Session: BusInterface {
     var interface: InterfaceDescription { Self.table.interface }
 
     static let table = BusTable<Session>(
-        BusContract.sessionInterface,
+        Lens1.sessionInterface,
         methods: [
             .init("StartCaptureSession", access: .owner) { s in { s.deferred($0) { s.service.claims.start(for: s, reply: $0) } } },
             .init("WaitForCamera", in: ["timeout": "d"], access: .owner, Session.waitForCamera),
@@ -114,7 +115,7 @@ final class Session: BusInterface {
             .init("PreviewStats", "a{sv}", emitsChange: .no, access: .owner) { $0.service.previews.stats(of: $0) },
             .init("FaceAutoCaptureState", "s", access: .owner) { .string($0.service.faces.state(of: $0)) },
         ],
-        signals: BusContract.sessionSignals)
+        signals: Lens1.Signal.allCases.map { InterfaceDescription.Signal($0.name, $0.arguments) })
 
     func call(_ call: MethodCall) -> MethodResult {
         let method: BusTable<Session>.Method
@@ -128,7 +129,7 @@ final class Session: BusInterface {
         } catch {
             let failure = LensError.from(error)
             // After the reply (the loop sends it when call returns), so a client sees the reply first.
-            if method.reportsFailure || failure.isMicrophonePermissionDenied {
+            if method.reportsFailure || failure.name == .microphonePermissionDenied {
                 service.loop.confine(self).post { $0.failed(failure) }
             }
             return .error(failure.busError)
@@ -194,7 +195,7 @@ final class Session: BusInterface {
         }
         try requireCaptureEnabled()
         try service.videos.start(for: self)
-        emit("VideoRecordingStarted", [])
+        emit(.videoRecordingStarted, [])
         return .reply([])
     }
 
@@ -251,35 +252,36 @@ final class Session: BusInterface {
 
     // MARK: Events to the owner
 
-    func emit(_ member: String, _ arguments: [BusValue]) {
+    func emit(_ signal: Lens1.Signal, _ arguments: [BusValue]) {
+        assert(arguments.map(\.signature).joined() == signal.signature, "\(signal.name) sent as \(arguments.map(\.signature))")
         do {
-            try service.bus.emitSignal(path: path, interface: BusContract.sessionInterface, member: member,
+            try service.bus.emitSignal(path: path, interface: Lens1.sessionInterface, member: signal.name,
                                        arguments: arguments, destination: owner)
         } catch {
-            Log.debug("session \(number): \(member) not delivered: \(error)")
+            Log.debug("session \(number): \(signal.name) not delivered: \(error)")
         }
     }
 
     func failed(_ error: LensError) {
         let busError = error.busError
-        emit("Failed", [.string(busError.name), .string(busError.message)])
+        emit(.failed, [.string(busError.name), .string(busError.message)])
     }
 
     func propertiesChanged(_ changed: [String: BusValue]) {
-        try? service.bus.emitPropertiesChanged(path: path, interface: BusContract.sessionInterface, changed: changed,
+        try? service.bus.emitPropertiesChanged(path: path, interface: Lens1.sessionInterface, changed: changed,
                                                destination: owner)
     }
 
     /// DeviceChanged and CurrentDevice, after a camera switch or a change the device reported.
     func deviceChanged(_ state: CameraState) {
-        emit("DeviceChanged", [Wire.device(state)])
+        emit(.deviceChanged, [Wire.device(state)])
         propertiesChanged(["CurrentDevice": Wire.device(state)])
     }
 
     /// A signal-driven client learns the starting gate as it learns every change: CaptureDisabled
     /// when the session opens disabled (an enabled start needs no signal, as in the SDK).
     func announceInitialGate() {
-        if !reportedReasons.isEmpty { emit("CaptureDisabled", [Wire.reasons(reportedReasons)]) }
+        if !reportedReasons.isEmpty { emit(.captureDisabled, [Wire.reasons(reportedReasons)]) }
     }
 
     /// Re-evaluates the gate for this session's threshold; signals only on a change.
@@ -294,12 +296,12 @@ final class Session: BusInterface {
         }
         guard reasons != reportedReasons else { return }
         reportedReasons = reasons
-        if reasons.isEmpty { emit("CaptureEnabled", []) } else { emit("CaptureDisabled", [Wire.reasons(reasons)]) }
+        if reasons.isEmpty { emit(.captureEnabled, []) } else { emit(.captureDisabled, [Wire.reasons(reasons)]) }
         propertiesChanged(["CaptureEnabled": .bool(reasons.isEmpty), "DisabledReasons": Wire.reasons(reasons)])
     }
 
     func locationChanged(_ fix: LocationFix?) {
-        emit("LocationChanged", [Wire.location(fix)])
+        emit(.locationChanged, [Wire.location(fix)])
         propertiesChanged(["Location": Wire.location(fix)])
     }
 

@@ -1,6 +1,7 @@
 import C2PA
 import Foundation
 import LensBus
+import LensContract
 import LensCore
 import Synchronization
 
@@ -190,7 +191,7 @@ final class VideoFlow: CaptureFlow {
         service.transition { $0.captureStarted() }
         service.transition { $0.recordingEnded(recording.name) }
         // As the SDK's "did stop recording": frames stopped, whatever stopped them; a fault follows.
-        session?.emit("VideoRecordingStopped", [])
+        session?.emit(.videoRecordingStopped, [])
         // A fault, or nothing to keep (stopped before a frame was written): the owner hears why,
         // since no VideoSigned follows.
         let failure: LensError? = switch video {
@@ -199,7 +200,7 @@ final class VideoFlow: CaptureFlow {
         }
         if let failure {
             Log.error("video \(recording.name): recording failed: \(failure.busError.message)")
-            session?.emit("VideoRecordingFailed", [.string(failure.busError.name), .string(failure.busError.message)])
+            session?.emit(.videoRecordingFailed, [.string(failure.busError.name), .string(failure.busError.message)])
         }
         guard case .success(let finalized) = video else {
             if case .failure(VideoRecordingError.noFrames) = video {
@@ -212,7 +213,7 @@ final class VideoFlow: CaptureFlow {
             service.transition { $0.captureEnded() }
             return
         }
-        session?.emit("VideoThumbnailGenerated", [.string(recording.name), .bytes(thumbnail ?? []),
+        session?.emit(.videoThumbnailGenerated, [.string(recording.name), .bytes(thumbnail ?? []),
                                                   .double(finalized.duration)])
         publish(finalized, name: recording.name, uid: recording.uid, facts: recording.facts, fix: recording.fix,
                 session: session, recovered: false, limit: limit)
@@ -269,19 +270,19 @@ final class VideoFlow: CaptureFlow {
             if recovered { info["recovered"] = .bool(true) }
             if let limit { info["limit"] = .string(limit.key) }
             let owner = Authorizer.userName(stored.uid)
-            let member: String
+            let signal: Lens1.Signal
             if let unsignedReason {
                 info["reason"] = .string(unsignedReason)
                 Log.warning("video \(name) of \(owner) kept unsigned (\(stored.size) bytes): \(unsignedReason)")
-                member = "VideoUnsigned"
+                signal = .videoUnsigned
             } else {
                 info.merge(Wire.timeStamp(timeStamp)) { $1 }
                 Log.info("video \(name) signed and stored for \(owner) (\(stored.size) bytes, \(video.duration) s\(Wire.timeStampNote(timeStamp)))")
-                member = "VideoSigned"
+                signal = .videoSigned
             }
             let arguments: [BusValue] = [.string(name), Wire.result(stored, info)]
-            if recovered { service.announcements.announce(toOwner: uid, member: member, arguments: arguments) } else {
-                session?.emit(member, arguments)
+            if recovered { service.announcements.announce(toOwner: uid, signal: signal, arguments: arguments) } else {
+                session?.emit(signal, arguments)
             }
         case .failure(let error):
             // Never deleted: the file stays where it was recorded, and the next start publishes it.

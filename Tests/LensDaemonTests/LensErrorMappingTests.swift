@@ -1,4 +1,5 @@
 import Glibc
+import LensContract
 @testable import LensCore
 @testable import LensDaemon
 import XCTest
@@ -6,48 +7,48 @@ import XCTest
 /// Every kind of every layer's error reaches the client under a named D-Bus error; the tables
 /// below list each kind once, so a kind added to a layer fails here until it is given a name.
 final class LensErrorMappingTests: XCTestCase {
-    private func name(_ error: Error) -> String {
-        String(LensError.from(error).busError.name.dropFirst(LensError.prefix.count))
+    private func name(_ error: Error) -> Lens1.ErrorName {
+        LensError.from(error).name
     }
 
     func testEveryStorageErrorKindHasItsName() {
-        let expected: [StorageError.Kind: String] = [
-            .notFound: "NotFound", .invalidArgument: "InvalidArgument", .full: "CaptureDisabled", .io: "Internal",
+        let expected: [StorageError.Kind: Lens1.ErrorName] = [
+            .notFound: .notFound, .invalidArgument: .invalidArgument, .full: .captureDisabled, .io: .internal,
         ]
         XCTAssertEqual(Set(expected.keys), Set(StorageError.Kind.allCases))
         for (kind, wanted) in expected { XCTAssertEqual(name(StorageError(kind, "m")), wanted, "\(kind)") }
-        XCTAssertEqual(name(StorageError(Syscalls.Failure(call: "write", path: nil, errno: ENOSPC), while: "storing")), "CaptureDisabled")
+        XCTAssertEqual(name(StorageError(Syscalls.Failure(call: "write", path: nil, errno: ENOSPC), while: "storing")), .captureDisabled)
     }
 
     func testEveryMP4ErrorKindHasItsName() {
-        let expected: [MP4Error.Kind: String] = [
-            .invalidArgument: "CameraSessionFailed", .notLensdFile: "Internal", .malformed: "Internal",
-            .noCompleteFragment: "Internal", .finished: "Internal", .io: "Internal",
+        let expected: [MP4Error.Kind: Lens1.ErrorName] = [
+            .invalidArgument: .cameraSessionFailed, .notLensdFile: .internal, .malformed: .internal,
+            .noCompleteFragment: .internal, .finished: .internal, .io: .internal,
         ]
         XCTAssertEqual(Set(expected.keys), Set(MP4Error.Kind.allCases))
         for (kind, wanted) in expected { XCTAssertEqual(name(MP4Error(kind, "m")), wanted, "\(kind)") }
         // A full disk while recording is the storage reason, whichever call found it.
         for code in [ENOSPC, EDQUOT] {
-            XCTAssertEqual(name(MP4Error(Syscalls.Failure(call: "pwrite", path: nil, errno: code), while: "writing a fragment")), "CaptureDisabled")
+            XCTAssertEqual(name(MP4Error(Syscalls.Failure(call: "pwrite", path: nil, errno: code), while: "writing a fragment")), .captureDisabled)
         }
     }
 
     func testEveryAudioErrorKindHasItsName() {
-        let expected: [AudioError.Kind: String] = [
-            .permissionDenied: "MicrophonePermissionDenied", .deviceUnavailable: "CaptureDisabled", .failed: "Internal",
+        let expected: [AudioError.Kind: Lens1.ErrorName] = [
+            .permissionDenied: .microphonePermissionDenied, .deviceUnavailable: .captureDisabled, .failed: .internal,
         ]
         XCTAssertEqual(Set(expected.keys), Set(AudioError.Kind.allCases))
         for (kind, wanted) in expected { XCTAssertEqual(name(AudioError(kind, "m")), wanted, "\(kind)") }
     }
 
     func testEveryCameraErrorHasItsName() {
-        let cases: [(CameraError, String)] = [
-            (.unsupported("m"), "Unsupported"), (.invalidArgument("m"), "InvalidArgument"),
-            (.permissionDenied("m"), "CameraPermissionDenied"), (.busy("m"), "Busy"),
-            (.failed("m"), "CameraSessionFailed"), (.focusFailed("m"), "SetFocusFailed"),
+        let cases: [(CameraError, Lens1.ErrorName)] = [
+            (.unsupported("m"), .unsupported), (.invalidArgument("m"), .invalidArgument),
+            (.permissionDenied("m"), .cameraPermissionDenied), (.busy("m"), .busy),
+            (.failed("m"), .cameraSessionFailed), (.focusFailed("m"), .setFocusFailed),
         ]
         for (error, wanted) in cases { XCTAssertEqual(name(error), wanted, "\(error)") }
-        XCTAssertEqual(name(VideoRecordingError.noFrames), "CameraSessionFailed")
+        XCTAssertEqual(name(VideoRecordingError.noFrames), .cameraSessionFailed)
     }
 
     /// The message a client reads is the layer's own sentence, not a type dump.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LensClient
+import LensContract
 import LensTestSupport
 import XCTest
 
@@ -42,33 +43,50 @@ final class ContractTests: LensdTestCase {
         }
     }
 
-    /// lensd's error names are listed in lensd's LensError, in LensClient's LensClientError (the
-    /// two share no module) and in the contract's header comment, which also lists the reserved
-    /// ones (not sent yet). The three agree both ways: the contract's sent names are exactly
-    /// those lensd can send, its reserved ones none of them, and the client knows exactly the
-    /// contract's names, each read as itself.
+}
+
+/// The names the XML and the Python client spell agree with LensContract, where the daemon and
+/// LensClient take theirs from (no lensd needed).
+final class ContractNamesTests: XCTestCase {
+    /// lensd's error names are spelled once, in LensContract (Lens1.ErrorName), which the daemon
+    /// and LensClient both use; the contract's header comment lists the sent names, then the
+    /// reserved ones (not sent yet). The two agree both ways, and the client reads every name of
+    /// the contract as itself.
     func testErrorNamesAgreeWithTheContract() throws {
         let xml = try String(contentsOf: TestTools.repoRoot.appendingPathComponent("dbus/org.lensd.Lens1.xml"), encoding: .utf8)
         let lists = xml.matches(of: #/org\.lensd\.Lens1\.Error\.\{([^}]*)\}/#).map { match in
             Set(match.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         }
         XCTAssertEqual(lists.count, 2, "the contract lists the sent names, then the reserved ones")
-        let (contractSent, reserved) = (lists[0], lists[1])
-        XCTAssertGreaterThan(contractSent.count, 10)
-        XCTAssertTrue(contractSent.isDisjoint(with: reserved), "\(contractSent.intersection(reserved))")
-
-        let daemonSource = try String(contentsOf: TestTools.repoRoot.appendingPathComponent("Sources/LensDaemon/LensError.swift"),
-                                      encoding: .utf8)
-        let sent = Set(daemonSource.matches(of: #/Self\.prefix \+ "(\w+)"/#).map { String($0.1) })
-        XCTAssertEqual(sent, contractSent, "lensd sends \(sent.subtracting(contractSent)) the contract lacks; "
-            + "the contract lists \(contractSent.subtracting(sent)) lensd never sends (reserve them)")
-
-        let contract = contractSent.union(reserved)
-        XCTAssertEqual(Set(LensClientError.lensErrorNames), contract)
-        for name in contract {
-            let error = LensClientError(name: "org.lensd.Lens1.Error.\(name)", message: "m")
+        XCTAssertEqual(lists.first, Set(Lens1.ErrorName.allCases.filter { !$0.isReserved }.map(\.rawValue)))
+        XCTAssertEqual(lists.last, Set(Lens1.ErrorName.allCases.filter(\.isReserved).map(\.rawValue)))
+        for name in Lens1.ErrorName.allCases {
+            let error = LensClientError(name: name.busName, message: "m")
             if case .bus = error { XCTFail("LensClient does not know \(name)") }
-            XCTAssertEqual(error.name, name)
+            XCTAssertEqual(error.name, name.rawValue)
+        }
+    }
+
+    /// The Session's signals in the XML are LensContract's table: names, types and argument names in order.
+    func testSignalsAreTheContractsTable() throws {
+        let signals = try Contract.shipped().members(of: Lens1.sessionInterface).filter { $0.kind == .signal }
+        XCTAssertEqual(signals.map(\.name), Lens1.Signal.allCases.map(\.name))
+        for (xml, signal) in zip(signals, Lens1.Signal.allCases) {
+            XCTAssertEqual(xml.details, signal.arguments.map { "\($0.value) \($0.key)" }, signal.name)
+        }
+    }
+
+    /// The Python client's names are the contract's: bus name, paths, interfaces and every
+    /// org.lensd.Lens1.Error name it maps to an exit code.
+    func testThePythonClientUsesTheContractsNames() throws {
+        let python = try String(contentsOf: TestTools.repoRoot.appendingPathComponent("clients/python/lens_dbus.py"), encoding: .utf8)
+        let quoted = Set(python.matches(of: #/"(org\.lensd\.[A-Za-z0-9.]+|/org/lensd/[A-Za-z0-9/]+)"/#).map { String($0.1) })
+        let known = Set([Lens1.busName, Lens1.managerPath, Lens1.managerInterface, Lens1.sessionInterface]
+            + Lens1.ErrorName.allCases.map(\.busName))
+        XCTAssertFalse(quoted.isEmpty)
+        XCTAssertTrue(quoted.isSubset(of: known), "lens_dbus.py names what the contract does not: \(quoted.subtracting(known))")
+        for name in [Lens1.busName, Lens1.managerPath, Lens1.managerInterface, Lens1.sessionInterface] {
+            XCTAssertTrue(quoted.contains(name), "lens_dbus.py lacks \(name)")
         }
     }
 }
