@@ -42,7 +42,7 @@ public final class LensCamera: Sendable {
         }
         let reply = try connection.beforeStart { bus in
             try bus.call(destination: Lens1.busName, path: Lens1.managerPath, interface: Lens1.managerInterface,
-                         member: "OpenSession", arguments: [.vardict(audio ? [:] : ["audio": .bool(false)])])
+                         member: "OpenSession", arguments: [.vardict(audio ? [:] : [Lens1.SessionOption.audio.rawValue: .bool(false)])])
         }
         guard let path = reply.first?.objectPathValue else { throw .internal("OpenSession answered \(reply)") }
         try connection.watchDaemon { reason in delivery.deliver(.disconnected(reason)) }

@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensContract
 import LensFace
 
 /// An instruction of the face auto-capture (`face_too_far`, …). `localizedText(_:)` gives its
@@ -62,14 +63,15 @@ public struct LensFaceAutoCaptureConfiguration: Sendable {
     public init() {}
 
     var options: [String: BusValue] {
-        var o: [String: BusValue] = [:]
-        o["min_valid_frames"] = minValidFrames.map(BusValue.uint32)
-        o["candidate_selection_ms"] = candidateSelectionMillis.map(BusValue.uint32)
-        o["detection_rectangle"] = detectionRectangle.map { .structure([.double($0.left), .double($0.top), .double($0.right), .double($0.bottom)]) }
-        o["camera_facing"] = cameraFacing.map { .string($0.rawValue) }
-        let thresholds = [("min_face_size", minFaceSize), ("max_face_size", maxFaceSize), ("max_center_offset", maxCenterOffset),
-                          ("min_brightness", minBrightness), ("max_brightness", maxBrightness), ("min_sharpness", minSharpness)]
+        typealias Key = Lens1.FaceOption
+        var o: [Key: BusValue] = [:]
+        o[.minValidFrames] = minValidFrames.map(BusValue.uint32)
+        o[.candidateSelectionMillis] = candidateSelectionMillis.map(BusValue.uint32)
+        o[.detectionRectangle] = detectionRectangle.map { .structure([.double($0.left), .double($0.top), .double($0.right), .double($0.bottom)]) }
+        o[.cameraFacing] = cameraFacing.map { .string($0.rawValue) }
+        let thresholds: [(Key, Double?)] = [(.minFaceSize, minFaceSize), (.maxFaceSize, maxFaceSize), (.maxCenterOffset, maxCenterOffset),
+                                            (.minBrightness, minBrightness), (.maxBrightness, maxBrightness), (.minSharpness, minSharpness)]
         for (key, value) in thresholds { o[key] = value.map(BusValue.double) }
-        return o
+        return Dictionary(uniqueKeysWithValues: o.map { ($0.key.rawValue, $0.value) })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensContract
 import LensSystem
 import Synchronization
 
@@ -133,13 +134,13 @@ extension LensCamera {
             guard let width = UInt32(exactly: size.width), let height = UInt32(exactly: size.height) else {
                 throw .invalidArgument("the preview size \(size.width)x\(size.height) is not a pair of positive numbers")
             }
-            options["width"] = .uint32(width)
-            options["height"] = .uint32(height)
+            options[Lens1.PreviewOption.width.rawValue] = .uint32(width)
+            options[Lens1.PreviewOption.height.rawValue] = .uint32(height)
         }
-        if let fps { options["fps"] = .double(fps) }
+        if let fps { options[Lens1.PreviewOption.fps.rawValue] = .double(fps) }
         if let quality {
             guard let q = UInt32(exactly: quality) else { throw .invalidArgument("the JPEG quality \(quality) is not in 1...100") }
-            options["quality"] = .uint32(q)
+            options[Lens1.PreviewOption.quality.rawValue] = .uint32(q)
         }
         let reply = try sessionCall("OpenPreview", [.vardict(options)])
         guard reply.count == 2, let fd = reply[0].fdValue else { throw .internal("OpenPreview answered \(reply)") }

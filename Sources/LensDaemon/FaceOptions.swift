@@ -1,4 +1,5 @@
 import LensBus
+import LensContract
 import LensCore
 import LensFace
 
@@ -9,32 +10,31 @@ struct FaceOptions {
     /// As the component, the front camera by default (when there is one).
     var facing = CameraPosition.front
 
-    static let keys = "min_valid_frames, candidate_selection_ms, detection_rectangle, camera_facing, min_face_size, "
-        + "max_face_size, max_center_offset, min_brightness, max_brightness, min_sharpness"
-
     init(_ options: [String: BusValue]) throws {
         for (key, value) in options {
-            switch key {
-            case "min_valid_frames": configuration.minValidFramesInRow = try Self.count(key, value)
-            case "candidate_selection_ms": configuration.candidateSelectionDurationMillis = try Self.count(key, value)
-            case "detection_rectangle":
+            guard let option = Lens1.FaceOption(rawValue: key) else {
+                throw LensError.invalidArgument("unknown face auto-capture option \(key); known: \(Lens1.FaceOption.known)")
+            }
+            switch option {
+            case .minValidFrames: configuration.minValidFramesInRow = try Self.count(key, value)
+            case .candidateSelectionMillis: configuration.candidateSelectionDurationMillis = try Self.count(key, value)
+            case .detectionRectangle:
                 guard case .structure(let fields) = value, case let edges = fields.compactMap(\.doubleValue), edges.count == 4,
                       fields.count == 4 else {
                     throw LensError.invalidArgument("detection_rectangle must be a (dddd): normalized left, top, right, bottom")
                 }
                 configuration.detectionRectangle = .init(left: edges[0], top: edges[1], right: edges[2], bottom: edges[3])
-            case "camera_facing":
+            case .cameraFacing:
                 guard let text = value.stringValue, let position = CameraPosition(rawValue: text), position == .front || position == .back else {
                     throw LensError.invalidArgument("camera_facing must be front or back")
                 }
                 facing = position
-            case "min_face_size": configuration.minFaceSize = try Self.number(key, value)
-            case "max_face_size": configuration.maxFaceSize = try Self.number(key, value)
-            case "max_center_offset": configuration.maxCenterOffset = try Self.number(key, value)
-            case "min_brightness": configuration.minBrightness = try Self.number(key, value)
-            case "max_brightness": configuration.maxBrightness = try Self.number(key, value)
-            case "min_sharpness": configuration.minSharpness = try Self.number(key, value)
-            default: throw LensError.invalidArgument("unknown face auto-capture option \(key); known: \(Self.keys)")
+            case .minFaceSize: configuration.minFaceSize = try Self.number(key, value)
+            case .maxFaceSize: configuration.maxFaceSize = try Self.number(key, value)
+            case .maxCenterOffset: configuration.maxCenterOffset = try Self.number(key, value)
+            case .minBrightness: configuration.minBrightness = try Self.number(key, value)
+            case .maxBrightness: configuration.maxBrightness = try Self.number(key, value)
+            case .minSharpness: configuration.minSharpness = try Self.number(key, value)
             }
         }
         do { configuration = try configuration.validated() } catch { throw LensError.invalidArgument(error.message) }

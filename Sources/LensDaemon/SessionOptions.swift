@@ -1,4 +1,5 @@
 import LensBus
+import LensContract
 import LensCore
 
 /// OpenSession's options.
@@ -9,20 +10,21 @@ struct SessionOptions {
 
     init(_ options: [String: BusValue]) throws {
         for (key, value) in options {
-            switch key {
-            case "persistent":
+            guard let option = Lens1.SessionOption(rawValue: key) else {
+                throw LensError.invalidArgument("unknown session option \(key); known: \(Lens1.SessionOption.known)")
+            }
+            switch option {
+            case .persistent:
                 guard let flag = value.boolValue else { throw LensError.invalidArgument("persistent must be a boolean") }
                 persistent = flag
-            case "maximumLocationAccuracy":
+            case .maximumLocationAccuracy:
                 guard let meters = value.doubleValue, LocationAccuracy.isValidThreshold(meters) else {
                     throw LensError.invalidArgument("maximumLocationAccuracy must be a double in 3...1500 metres")
                 }
                 accuracy = meters
-            case "audio":
+            case .audio:
                 guard let flag = value.boolValue else { throw LensError.invalidArgument("audio must be a boolean") }
                 audio = flag
-            default:
-                throw LensError.invalidArgument("unknown session option \(key); known: audio, maximumLocationAccuracy, persistent")
             }
         }
     }

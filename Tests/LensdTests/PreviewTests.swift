@@ -77,8 +77,10 @@ final class PreviewTests: LensdTestCase {
         try c.call(session, "StartCaptureSession")
         let bad: [String: BusValue] = ["width": .uint32(8), "height": .int32(480), "fps": .double(0), "quality": .uint32(101),
                                        "size": .string("640x480")]
-        for (key, value) in bad {
-            XCTAssertThrowsError(try c.call(session, "OpenPreview", [.vardict([key: value])]), key) {
+        // A rate below one frame a second is no preview (5e-324 was accepted, and 1e-9 sent one frame).
+        let slow: [(String, BusValue)] = [5e-324, 1e-9, 0.5, -1].map { ("fps", .double($0)) }
+        for (key, value) in bad.map({ ($0.key, $0.value) }) + slow {
+            XCTAssertThrowsError(try c.call(session, "OpenPreview", [.vardict([key: value])]), "\(key) \(value)") {
                 let error = $0 as? BusError
                 XCTAssertEqual(error?.shortName, "InvalidArgument", key)
                 XCTAssertTrue(error?.message.contains(key) ?? false, "\(key): \(error?.message ?? "")")
