@@ -3,7 +3,7 @@ import CSystemd
 extension BusConnection {
     /// Exports `object` at `path` under its interface; sd-bus adds Introspectable, Properties
     /// and Peer. The returned registration unexports on cancel or release.
-    public func export(_ object: BusInterface, at path: String) throws -> BusRegistration {
+    public func export(_ object: BusInterface, at path: String) throws -> any Cancellable {
         let exported = try ExportedObject(object, connection: self)
         let userdata = Userdata.retain(exported)
         var slot: OpaquePointer?

@@ -2,7 +2,7 @@ import CSystemd
 
 extension BusConnection {
     /// Calls `onGone` once when `peer` (a unique name) leaves the bus. Throws if it is already gone.
-    public func track(peer: String, onGone: @escaping () -> Void) throws -> BusRegistration {
+    public func track(peer: String, onGone: @escaping () -> Void) throws -> any Cancellable {
         let userdata = Userdata.retain(TrackedPeer(onGone))
         var track: OpaquePointer?
         let result = sd_bus_track_new(bus, &track, TrackedPeer.callback, userdata)

@@ -28,9 +28,9 @@ extension BusConnection {
     /// org.freedesktop.DBus.Properties.PropertiesChanged(s interface, a{sv} changed, as invalidated),
     /// built by hand because sd_bus_emit_properties_changed can only broadcast.
     public func emitPropertiesChanged(path: String, interface: String, changed: [String: BusValue],
-                                      invalidated: [String] = [], destination: String?) throws {
+                                      destination: String?) throws {
         try emitSignal(path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-                       arguments: [.string(interface), .vardict(changed), .stringArray(invalidated)],
+                       arguments: [.string(interface), .vardict(changed), .stringArray([])],
                        destination: destination)
     }
 

@@ -15,11 +15,28 @@ public struct MethodCall {
     public var path: String
     public var member: String
     /// Already checked against the method's inSignature by sd-bus, which answers a mismatch
-    /// with InvalidArgs before the handler runs. Received fds belong to the handler.
+    /// with InvalidArgs before the handler runs. A descriptor in them is lent by the message for
+    /// the handler's run: duplicate it to keep it.
     public var arguments: [BusValue]
-    public let connection: BusConnection
-    let request: Message
-    let outSignature: String
+    /// Where a deferred answer goes (see DeferredReply).
+    let answering: any CallAnswering
+
+    /// A call that did not come through sd-bus: a bus of the caller's own (in-process tests)
+    /// dispatches it straight into an object, and `answering` gets what it answers later.
+    public init(sender: String, path: String, member: String, arguments: [BusValue], answering: any CallAnswering) {
+        self.sender = sender
+        self.path = path
+        self.member = member
+        self.arguments = arguments
+        self.answering = answering
+    }
+}
+
+/// Where the answer to one call goes: sent once, on `loop`'s thread.
+public protocol CallAnswering: Sendable {
+    var loop: any LoopExecutor { get }
+    /// Loop thread; called exactly once per call (DeferredReply sees to it).
+    func send(_ answer: Result<[BusValue], BusError>)
 }
 
 public enum MethodResult {

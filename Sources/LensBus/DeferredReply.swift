@@ -4,44 +4,52 @@ import Synchronization
 /// once, from any thread: the reply itself is sent from the loop thread. Dropping it unanswered
 /// sends org.freedesktop.DBus.Error.NoReply, so the caller does not wait for its timeout.
 public final class DeferredReply: Sendable {
-    // The request message is only opened on the loop thread (it rides there inside
-    // LoopConfined); `pending` is the only state other threads touch, under a lock.
-    private let loop: EventLoop
-    private let declaredSignature: String
-    private let pending: Mutex<LoopConfined<Message>?>
+    /// Taken by the one answer; only that one reaches the caller.
+    private let pending: Mutex<(any CallAnswering)?>
 
     public init(for call: MethodCall) {
-        loop = call.connection.loop
-        declaredSignature = call.outSignature
-        pending = Mutex(LoopConfined(call.request, on: call.connection.loop))
+        pending = Mutex(call.answering)
     }
 
     public func reply(_ values: [BusValue]) {
-        answer(.values(values))
+        answer(.success(values))
     }
 
     public func fail(_ error: BusError) {
-        answer(.error(error))
+        answer(.failure(error))
     }
 
-    private func answer(_ reply: Reply) {
-        guard let request = takeRequest() else {
+    private func answer(_ answer: Result<[BusValue], BusError>) {
+        guard let answering = take() else {
             assertionFailure("a DeferredReply was answered twice")
             return
         }
-        let declaredSignature = self.declaredSignature
-        loop.runOnLoop { reply.send(to: request.value, declaredSignature: declaredSignature) }
+        answering.loop.runOnLoop { answering.send(answer) }
     }
 
-    private func takeRequest() -> LoopConfined<Message>? {
+    private func take() -> (any CallAnswering)? {
         pending.withLock { $0.take() }
     }
 
     deinit {
-        guard let request = takeRequest() else { return }
-        let dropped = Reply.error(BusError("org.freedesktop.DBus.Error.NoReply",
-                                           "The service dropped the request without answering"))
-        let declaredSignature = self.declaredSignature
-        loop.runOnLoop { dropped.send(to: request.value, declaredSignature: declaredSignature) }
+        guard let answering = take() else { return }
+        let dropped = BusError("org.freedesktop.DBus.Error.NoReply", "The service dropped the request without answering")
+        answering.loop.runOnLoop { answering.send(.failure(dropped)) }
+    }
+}
+
+/// The answer to a call that came through sd-bus: a reply to its request message.
+struct MessageAnswering: CallAnswering {
+    let loop: any LoopExecutor
+    /// Only opened on the loop thread.
+    let request: LoopConfined<Message>
+    let declaredSignature: String
+
+    func send(_ answer: Result<[BusValue], BusError>) {
+        let reply: Reply = switch answer {
+        case .success(let values): .values(values)
+        case .failure(let error): .error(error)
+        }
+        reply.send(to: request.value, declaredSignature: declaredSignature)
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// An sd-event loop. Everything bus-related happens on the thread that runs it (sd-event and
 /// sd-bus are not thread-safe); other threads hand work over with `post`.
-public final class EventLoop: @unchecked Sendable {  // `event` and `armed` only on the loop thread
+public final class EventLoop: LoopExecutor, @unchecked Sendable {  // `event` and `armed` only on the loop thread
     // What other threads may reach (`posted`, `loopThread`) is behind locks.
     let event: OpaquePointer
     private let posted: PostedWork
@@ -64,11 +64,6 @@ public final class EventLoop: @unchecked Sendable {  // `event` and `armed` only
         loopThread.withLock { pthread_equal($0, pthread_self()) != 0 }
     }
 
-    /// Runs `work` now when already on the loop thread, otherwise posts it there.
-    func runOnLoop(_ work: @escaping @Sendable () -> Void) {
-        if isOnLoopThread { work() } else { post(work) }
-    }
-
     private func adoptCallingThread() {
         loopThread.withLock { $0 = pthread_self() }
     }
@@ -77,13 +72,13 @@ public final class EventLoop: @unchecked Sendable {  // `event` and `armed` only
 
     /// Runs `work` once after `delay` (CLOCK_MONOTONIC).
     @discardableResult
-    public func schedule(after delay: Duration, _ work: @escaping () -> Void) -> EventSource {
+    public func schedule(after delay: Duration, _ work: @escaping () -> Void) -> any Cancellable {
         addTimer(delay, EventSource(.once(work), loop: self))
     }
 
     /// Runs `work` every `interval` until the returned source is cancelled.
     @discardableResult
-    public func every(_ interval: Duration, _ work: @escaping () -> Void) -> EventSource {
+    public func every(_ interval: Duration, _ work: @escaping () -> Void) -> any Cancellable {
         addTimer(interval, EventSource(.repeating(work, interval: interval.microseconds), loop: self))
     }
 

@@ -28,8 +28,10 @@ final class ExportedObject {
         do {
             // Borrowed: the request message closes every fd it carries after the call, whatever its outcome.
             let arguments = try request.readAll(descriptors: .borrowed)
+            let answering = MessageAnswering(loop: connection.loop, request: connection.loop.confine(request),
+                                             declaredSignature: outSignature)
             let call = MethodCall(sender: request.sender, path: request.path, member: member, arguments: arguments,
-                                  connection: connection, request: request, outSignature: outSignature)
+                                  answering: answering)
             switch object.call(call) {
             case .reply(let values): reply = .values(values)
             case .error(let error): reply = .error(error)

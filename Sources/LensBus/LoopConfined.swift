@@ -3,9 +3,9 @@
 /// threads: they need not be Sendable themselves.
 public struct LoopConfined<Value>: @unchecked Sendable {  // `value` is only opened on `loop`'s thread
     private let confined: Value
-    private let loop: EventLoop
+    private let loop: any LoopExecutor
 
-    init(_ value: Value, on loop: EventLoop) {
+    init(_ value: Value, on loop: any LoopExecutor) {
         confined = value
         self.loop = loop
     }
@@ -20,13 +20,5 @@ public struct LoopConfined<Value>: @unchecked Sendable {  // `value` is only ope
     public func post(_ body: @escaping @Sendable (Value) -> Void) {
         let confined = self
         loop.post { body(confined.confined) }
-    }
-}
-
-extension EventLoop {
-    /// Confines `value` (made on the loop thread) for a trip through another thread.
-    public func confine<Value>(_ value: Value) -> LoopConfined<Value> {
-        assert(isOnLoopThread, "only the loop thread confines values to it")
-        return LoopConfined(value, on: self)
     }
 }

@@ -12,7 +12,7 @@ import Synchronization
 final class ClientConnection: @unchecked Sendable {  // `bus` and `registrations` are confined to the loop thread
     private let loop: EventLoop
     private let bus: BusConnection
-    private var registrations: [BusRegistration] = []
+    private var registrations: [any Cancellable] = []
     private let state = Mutex(State())
     private let loopEnded = DispatchSemaphore(value: 0)
 
@@ -54,7 +54,7 @@ final class ClientConnection: @unchecked Sendable {  // `bus` and `registrations
     }
 
     /// Keeps a subscription or peer track alive for the connection's lifetime. Before `start`.
-    func keep(_ registration: BusRegistration) {
+    func keep(_ registration: any Cancellable) {
         registrations.append(registration)
     }
 

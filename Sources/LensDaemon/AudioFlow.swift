@@ -1,9 +1,14 @@
+import LensBus
 import LensCore
 
 /// Sound for recordings (the `audio` keys): whether a recording gets a microphone, and the
 /// `microphone` condition while sound is required and the device cannot capture.
 final class AudioFlow {
-    private unowned let service: LensService
+    private let configuration: Configuration
+    private let host: MachineHost
+    private let loop: any LoopExecutor
+    /// The `microphone` condition changed.
+    var problemChanged: () -> Void = {}
     /// Why the configured device cannot capture while audio = on; nil when it can or sound is optional.
     private(set) var problem: String?
     /// Opening a device can take long, or block (a USB microphone, a PCM plugin waiting for its
@@ -12,14 +17,20 @@ final class AudioFlow {
     private let worker = SerialWorker(name: "lensd-audio-check")
     private var probing = false
 
-    init(service: LensService) { self.service = service }
+    init(configuration: Configuration, host: MachineHost, loop: any LoopExecutor) {
+        self.configuration = configuration
+        self.host = host
+        self.loop = loop
+    }
+
+    /// A recording under way holds the device.
+    private var recordingHoldsDevice: Bool { host.machine.recording?.withSound == true }
 
     /// The microphone for a recording of `session`, capturing already; nil for a silent one.
     /// With audio = auto a device that does not open gives a silent recording (the log says why);
     /// with on, a device that refuses lensd is MicrophonePermissionDenied and one that cannot
     /// capture disables capture (reason microphone).
     func open(for session: Session, recording name: String) throws -> Microphone? {
-        let configuration = service.configuration
         guard configuration.audio != .off, session.audio else { return nil }
         do {
             return try Microphone(settings: configuration.audioSettings) { event in Log.warning("video \(name): \(event)") }
@@ -29,7 +40,7 @@ final class AudioFlow {
                 return nil
             }
             if error.kind == .permissionDenied { throw LensError.microphonePermissionDenied(error.description) }
-            problemChanged(error.description)
+            update(error.description)
             throw LensError.captureDisabled("microphone: \(error.description)")
         }
     }
@@ -38,9 +49,9 @@ final class AudioFlow {
     /// device, opens and closes it on the worker to see whether it can capture. A device that
     /// refuses lensd is no `microphone` reason: StartVideoCapture says MicrophonePermissionDenied.
     func probe() {
-        guard service.configuration.audio == .on, !service.videos.holdsMicrophone, !probing else { return }
+        guard configuration.audio == .on, !recordingHoldsDevice, !probing else { return }
         probing = true
-        let settings = service.configuration.audioSettings, back = service.loop.confine(self)
+        let settings = configuration.audioSettings, back = loop.confine(self)
         worker.submit {
             let found: String?
             do {
@@ -54,19 +65,19 @@ final class AudioFlow {
             back.post { flow in
                 flow.probing = false
                 // A recording that began meanwhile holds the device: what it found counts instead.
-                if !flow.service.videos.holdsMicrophone { flow.problemChanged(found) }
+                if !flow.recordingHoldsDevice { flow.update(found) }
             }
         }
     }
 
-    private func problemChanged(_ new: String?) {
+    private func update(_ new: String?) {
         guard new != problem else { return }
         if let new {
             Log.warning("capture disabled (microphone): \(new) (audio = on; set audio-device, or audio = auto)")
         } else {
-            Log.info("capture enabled (microphone): \(service.configuration.audioDevice) captures")
+            Log.info("capture enabled (microphone): \(configuration.audioDevice) captures")
         }
         problem = new
-        service.conditionsChanged()
+        problemChanged()
     }
 }

@@ -32,7 +32,7 @@ final class Authorizer {
     /// The caller's uid, once `access` lets it through: decided on the uid the bus reports for
     /// the sender — the policy file may be missing, this is not. Sessions check `owner` and
     /// `claimHolder` themselves, on top of membership.
-    func caller(_ sender: String, access: Access, member: String, bus: BusConnection) throws -> UInt32 {
+    func caller(_ sender: String, access: Access, member: String, bus: any BusPort) throws -> UInt32 {
         let uid: UInt32
         do { uid = try bus.peerUID(sender) } catch {
             throw LensError.notAuthorized("the bus did not report who you are")

@@ -22,7 +22,8 @@ struct Caller {
 
 /// A bus object as one table, as systemd's hostnamed binds each member to its handler: name and
 /// signature (the contract, checked against dbus/org.lensd.Lens1.xml by introspection), the
-/// access rule, and the handler. Calls are dispatched through the table, not a switch over names.
+/// access rule, and the handler. Calls and property access are dispatched through the table (one
+/// place, `TableObject`), not a switch over names.
 struct BusTable<Object: AnyObject>: Sendable {
     struct Method: Sendable {
         let description: InterfaceDescription.Method
@@ -84,4 +85,59 @@ struct BusTable<Object: AnyObject>: Sendable {
         }
         return property
     }
+}
+
+/// A bus object served from its table: every call, property read and write goes through the
+/// table's entry and one access check (`admit`), and a refusal becomes a D-Bus error.
+protocol TableObject: BusInterface {
+    static var table: BusTable<Self> { get }
+    /// Lets `access` through for `sender`, answering the caller's uid, or throws NotAuthorized.
+    func admit(_ sender: String, _ access: Access, member: String) throws -> UInt32
+    /// `.claimHolder`'s claim, checked with the call (a refusal is reported as its failure).
+    func requireClaim() throws
+    /// A call that failed: the SDK's controls also send Failed (`reportsFailure`).
+    func callFailed(_ failure: LensError, reportsFailure: Bool)
+}
+
+extension TableObject {
+    var interface: InterfaceDescription { Self.table.interface }
+
+    func call(_ call: MethodCall) -> MethodResult {
+        let method: BusTable<Self>.Method
+        let uid: UInt32
+        do {
+            method = try Self.table.method(call.member)
+            uid = try admit(call.sender, method.access, member: call.member)
+        } catch { return .error(BusError.lens(error)) }
+        do {
+            if method.access == .claimHolder { try requireClaim() }
+            return try method.handler(self)(Caller(call: call, uid: uid))
+        } catch {
+            let failure = LensError.from(error)
+            callFailed(failure, reportsFailure: method.reportsFailure)
+            return .error(failure.busError)
+        }
+    }
+
+    func get(property: String, sender: String) throws -> BusValue {
+        do {
+            let entry = try Self.table.property(property)
+            _ = try admit(sender, entry.access, member: property)
+            return entry.read(self)
+        } catch { throw BusError.lens(error) }
+    }
+
+    func set(property: String, value: BusValue, sender: String) throws {
+        do {
+            let entry = try Self.table.property(property)
+            _ = try admit(sender, entry.access, member: property)
+            guard let write = entry.write else {
+                throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
+            }
+            try write(self, value)
+        } catch { throw BusError.lens(error) }
+    }
+
+    func requireClaim() throws {}
+    func callFailed(_ failure: LensError, reportsFailure: Bool) {}
 }

@@ -7,9 +7,9 @@ private struct CameraWaiter {
     let session: Session
     let reply: DeferredReply
     /// Fails the wait when its timeout passes.
-    let deadline: EventSource
+    let deadline: any Cancellable
     /// Ends the wait when the caller leaves the bus (a persistent session outlives its callers).
-    let caller: BusRegistration?
+    let caller: (any Cancellable)?
 
     func cancel() {
         deadline.cancel()
@@ -21,22 +21,45 @@ private struct CameraWaiter {
 /// others may queue for it (WaitForCamera) and are granted it first come, first served as it is
 /// released. Who holds it is the Manager's CameraHolder, announced to every session's owner on
 /// every change, so waiting clients never poll. A claim left idle (nothing under way, no call
-/// that uses the camera) for claim-idle-timeout while others wait is released, and its owner
-/// told why.
+/// that uses the camera, no preview its reader reads) for claim-idle-timeout while others wait
+/// is released, and its owner told why.
 final class CameraClaim: CaptureFlow {
-    private unowned let service: LensService
+    private let host: MachineHost
+    private let sessions: Sessions
+    private let cameras: Cameras
+    private let bus: any BusPort
+    private let manager: ManagerSignals
+    private let loop: any LoopExecutor
+    private let clock: LensClock
+    private let idleTimeout: Duration
+    /// Whether the holder's preview reader took a frame within the interval (a preview nobody
+    /// reads is no use of the camera).
+    private let previewIsRead: (Duration) -> Bool
     private var waiters: [CameraWaiter] = []
     /// When the holder last used the camera, and the timer that looks at it again while others wait.
     private var lastUse: ContinuousClock.Instant
-    private var idleCheck: EventSource?
+    private var idleCheck: (any Cancellable)?
 
-    init(service: LensService) {
-        self.service = service
-        lastUse = service.clock.monotonic()
+    init(host: MachineHost, sessions: Sessions, cameras: Cameras, bus: any BusPort, loop: any LoopExecutor, clock: LensClock,
+         idleTimeout: Duration, previewIsRead: @escaping (Duration) -> Bool) {
+        self.host = host
+        self.sessions = sessions
+        self.cameras = cameras
+        self.bus = bus
+        manager = ManagerSignals(bus: bus)
+        self.loop = loop
+        self.clock = clock
+        self.idleTimeout = idleTimeout
+        self.previewIsRead = previewIsRead
+        lastUse = clock.monotonic()
     }
 
     func handle(_ effect: CaptureMachine.Effect) {
         switch effect {
+        case .sessionEnded(let number):
+            if let session = sessions[number] ?? waiters.first(where: { $0.session.number == number })?.session {
+                stopWaiting(session, because: "the session was closed")
+            }
         case .holderChanged(let holder):
             if holder != nil { used() }
             announceHolder()
@@ -51,15 +74,15 @@ final class CameraClaim: CaptureFlow {
     /// StartCaptureSession: the claim, then the device opened on its thread; answered once it is.
     func start(for session: Session, reply: DeferredReply) {
         do {
-            try service.transition(by: session) { try $0.claim(for: session.number, cameraAvailable: service.cameras.isAvailable) }
+            try host.transition(by: session.number) { try $0.claim(for: session.number, cameraAvailable: cameras.isAvailable) }
         } catch {
-            return reply.fail(LensError.from(error).busError)
+            return reply.fail(error.busError)
         }
-        service.cameras.open { [weak self] result in
+        cameras.open { [host] result in
             switch result {
             case .success: reply.reply([])
             case .failure(let error):
-                self?.service.release(session)
+                host.transition { $0.release(session.number) }
                 reply.fail(error.busError)
             }
         }
@@ -69,23 +92,23 @@ final class CameraClaim: CaptureFlow {
     /// the end of the queue. `reply` is answered once the device is open, as StartCaptureSession
     /// is, or with Busy when `timeout` passes first.
     func wait(for session: Session, caller: String, timeout: Duration, reply: DeferredReply) throws -> MethodResult {
-        guard let holder = service.holder, holder !== session else {
+        guard let holder = sessions.holder, holder !== session else {
             start(for: session, reply: reply)
             return .deferred(reply)
         }
         guard !waiters.contains(where: { $0.session === session }) else {
             throw LensError.busy("session \(session.number) is already waiting for the camera")
         }
-        let deadline = service.loop.schedule(after: timeout) { [weak self, weak session] in
+        let deadline = loop.schedule(after: timeout) { [weak self, weak session] in
             guard let self, let session, let waiter = self.removeWaiter(session) else { return }
-            let holder = self.service.holder.map(self.inUse) ?? "the camera was not released"
+            let holder = self.host.machine.holder.flatMap(self.sessions.inUse(by:)) ?? "the camera was not released"
             waiter.reply.fail(LensError.busy("gave up waiting for the camera after \(timeout): \(holder)").busError)
         }
-        let gone = try? service.bus.track(peer: caller) { [weak self, weak session] in
+        let gone = try? bus.track(peer: caller) { [weak self, weak session] in
             if let session { self?.stopWaiting(session, because: "the caller left the bus") }
         }
         waiters.append(CameraWaiter(session: session, reply: reply, deadline: deadline, caller: gone))
-        Log.debug("session \(session.number) waits for the camera (\(waiters.count) waiting; \(inUse(by: holder)))")
+        Log.debug("session \(session.number) waits for the camera (\(waiters.count) waiting; \(sessions.inUse(by: holder.number) ?? ""))")
         checkIdle()
         return .deferred(reply)
     }
@@ -98,48 +121,46 @@ final class CameraClaim: CaptureFlow {
 
     /// A call that uses the camera: the claim is not idle.
     func used() {
-        lastUse = service.clock.monotonic()
-    }
-
-    func inUse(by holder: Session) -> String {
-        "the camera is in use by \(Authorizer.userName(holder.uid)) (session \(holder.number))"
+        lastUse = clock.monotonic()
     }
 
     /// The Manager's CameraHolder: the holder's user name, "" when the camera is free.
     var holderName: String {
-        service.holder.map { Authorizer.userName($0.uid) } ?? ""
+        sessions.holder.map { Authorizer.userName($0.uid) } ?? ""
     }
 
     /// Releases an idle claim while others wait; otherwise looks again when it could first be
     /// idle long enough. Called when someone starts waiting and when work on the claim ends.
     private func checkIdle() {
-        guard let holder = service.holder, !waiters.isEmpty, idleCheck == nil, !service.machine.claimIsWorking else { return }
-        let timeout = service.configuration.claimIdleTimeout
-        let idle = service.clock.monotonic() - lastUse
-        guard idle >= timeout else {
-            idleCheck = service.loop.schedule(after: timeout - idle) { [weak self] in
+        guard let holder = sessions.holder, !waiters.isEmpty, idleCheck == nil, !host.machine.claimIsWorking else { return }
+        let preview = host.machine.attachments.contains(.preview)
+        let idle = clock.monotonic() - lastUse
+        guard idle >= idleTimeout, !(preview && previewIsRead(idleTimeout)) else {
+            // A preview being read keeps it in use: looked at again after one more interval.
+            let wait = idle >= idleTimeout ? idleTimeout : idleTimeout - idle
+            idleCheck = loop.schedule(after: wait) { [weak self] in
                 self?.idleCheck = nil
                 self?.checkIdle()
             }
             return
         }
-        Log.info("session \(holder.number): releasing the camera, idle for \(timeout) while \(waiters.count) waited")
+        Log.info("session \(holder.number): releasing the camera, idle for \(idleTimeout) while \(waiters.count) waited"
+                 + (preview ? " (its preview unread)" : ""))
         holder.failed(.busy("released: idle while others waited"))
-        service.release(holder)
+        host.transition { $0.release(holder.number) }
     }
 
     /// Sent to every connection with a session open — the clients a change concerns — rather
     /// than broadcast: a member who is not using lensd is not told who is.
     private func announceHolder() {
-        for owner in Set(service.sessions.values.map(\.owner)) {
-            try? service.bus.emitPropertiesChanged(path: Lens1.managerPath, interface: Lens1.managerInterface,
-                                                   changed: ["CameraHolder": .string(holderName)], destination: owner)
+        for owner in Set(sessions.all.map(\.owner)) {
+            manager.propertiesChanged(["CameraHolder": .string(holderName)], to: owner)
         }
     }
 
     /// The next waiter gets the claim; one that cannot (no camera now) is answered and the next tried.
     private func grantToNextWaiter() {
-        while service.holder == nil, !waiters.isEmpty {
+        while host.machine.holder == nil, !waiters.isEmpty {
             let next = waiters.removeFirst()
             next.cancel()
             start(for: next.session, reply: next.reply)

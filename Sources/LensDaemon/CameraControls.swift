@@ -7,11 +7,21 @@ import LensCore
 /// thread and is answered when done; a failure also goes out as Failed (the session's table says
 /// so). It owns what a control leaves behind on the claim: the pinch gesture and the subject watch.
 final class CameraControls: CaptureFlow {
-    private unowned let service: LensService
+    private let host: MachineHost
+    private let cameras: Cameras
+    private let claimMove: ClaimMove
+    private let loop: any LoopExecutor
+    private let clock: LensClock
     private var pinch = PinchGesture()
     private var subjectWatch: SubjectWatch?
 
-    init(service: LensService) { self.service = service }
+    init(host: MachineHost, cameras: Cameras, loop: any LoopExecutor, clock: LensClock) {
+        self.host = host
+        self.cameras = cameras
+        claimMove = ClaimMove(host: host, cameras: cameras)
+        self.loop = loop
+        self.clock = clock
+    }
 
     func handle(_ effect: CaptureMachine.Effect) {
         guard case .claimEnded = effect else { return }
@@ -27,7 +37,7 @@ final class CameraControls: CaptureFlow {
     }
 
     func toggleFlash(_ caller: Caller, for session: Session) throws -> MethodResult {
-        guard let state = service.cameras.current, state.hasFlash, !state.supportedFlashModes.isEmpty else {
+        guard let state = cameras.current, state.hasFlash, !state.supportedFlashModes.isEmpty else {
             throw LensError.unsupported("this camera has no flash")
         }
         let modes = state.supportedFlashModes
@@ -46,18 +56,15 @@ final class CameraControls: CaptureFlow {
     /// ChangeCamera (`path` nil: the back/front toggle) or SelectCamera (the camera at `path`).
     /// The claim moves with it; the holder's preview ends (the new picture may have another size).
     func changeCamera(_ caller: Caller, to path: String?, for session: Session) throws -> MethodResult {
-        guard !isRecording(session) else {
-            throw LensError.busy("changing the camera is not possible while recording video: a recording's encoder and "
-                + "its manifest are bound to the camera it started on")
-        }
+        try host.require(by: session.number) { try $0.requireNotRecording(session.number, toChange: .camera) }
         pinch.end()
-        let new = try service.cameras.target(path).get()
+        let new = try cameras.target(path).get()
         let reply = DeferredReply(for: caller.call)
-        guard new != service.cameras.currentIndex else {
-            reply.reply([Wire.device(service.cameras.states[new])])
+        guard new != cameras.currentIndex else {
+            reply.reply([Wire.device(cameras.states[new])])
             return .deferred(reply)
         }
-        moveClaim(to: new, for: session) { [weak self] result in
+        claimMove.move(to: new) { [weak self] result in
             switch result {
             case .success(let state):
                 reply.reply([Wire.device(state)])
@@ -68,29 +75,19 @@ final class CameraControls: CaptureFlow {
         return .deferred(reply)
     }
 
-    /// The claim moves to camera `new` (ChangeCamera, a face auto-capture's camera_facing); the
-    /// caller announces it (DeviceChanged) in its order.
-    func moveClaim(to new: Int, for session: Session, then: @escaping (Result<CameraState, LensError>) -> Void) {
-        service.cameras.move(to: new) { [weak self] result in
-            if case .success = result { self?.service.previews.end(of: session) }
-            then(result)
-        }
-    }
-
     /// SetZoomFactor is absolute. Zoom is a pinch: its scale is cumulative from the gesture's
     /// start, so it multiplies the factor the gesture started at (see PinchGesture).
     func zoom(_ caller: Caller, relative: Bool, for session: Session) throws -> MethodResult {
-        if isRecording(session), service.cameras.current?.zoomAppliesToVideo != true {
-            throw LensError.busy("zooming is not possible while recording on this camera: its digital zoom crops photos only, "
-                + "not the video frames it streams")
+        if cameras.current?.zoomAppliesToVideo != true {
+            try host.require(by: session.number) { try $0.requireNotRecording(session.number, toChange: .zoom) }
         }
         guard let value = caller.arguments.first?.doubleValue, value.isFinite, value > 0 else {
             throw LensError.invalidArgument(relative ? "the pinch scale must be a finite number above 0"
                                                      : "the zoom factor must be a finite number, 1 or more")
         }
-        let current = service.cameras.current?.zoomFactor ?? 1
+        let current = cameras.current?.zoomFactor ?? 1
         // A pinch past the ends clamps, as on the SDK; an absolute factor below 1 is an error.
-        let requested = relative ? max(1, pinch.factor(forScale: value, current: current, at: service.clock.monotonic())) : value
+        let requested = relative ? max(1, pinch.factor(forScale: value, current: current, at: clock.monotonic())) : value
         if !relative { pinch.end() }
         return control({ try $0.setZoom(requested) }, caller, for: session) { state, factor in
             session.emit(.zoomFactorChanged, [.double(factor)])
@@ -119,7 +116,7 @@ final class CameraControls: CaptureFlow {
     private func control<T: Sendable>(_ body: @escaping @Sendable (any Camera) throws -> T, _ caller: Caller,
                                       for session: Session, then: @escaping (CameraState, T) -> [BusValue]) -> MethodResult {
         let reply = DeferredReply(for: caller.call)
-        service.cameras.run(body) { [weak self] result, state in
+        cameras.run(body) { [weak self] result, state in
             switch result {
             case .success(let value): reply.reply(then(state, value))
             case .failure(let error): self?.failed(LensError.from(error), session: session, reply: reply)
@@ -134,12 +131,8 @@ final class CameraControls: CaptureFlow {
         session.failed(error)
     }
 
-    private func isRecording(_ session: Session) -> Bool {
-        service.machine.recording?.session == session.number
-    }
-
     private func watchSubject(for session: Session) {
-        subjectWatch = SubjectWatch(service: service) { [weak self] in
+        subjectWatch = SubjectWatch(host: host, cameras: cameras, loop: loop) { [weak self] in
             session.emit(.subjectAreaChanged, [])
             self?.subjectWatch = nil
         }

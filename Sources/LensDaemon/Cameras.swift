@@ -15,10 +15,18 @@ final class Cameras: CaptureFlow {
     private(set) var isConnected = true
     /// The /sys device nodes hot-plug polling last looked at.
     private var knownNodes: [String] = []
-    private unowned let service: LensService
+    private let configuration: Configuration
+    private let loop: any LoopExecutor
+    private let host: MachineHost
+    private let sessions: Sessions
+    /// A camera came, went or came back: the capture conditions changed.
+    var availabilityChanged: () -> Void = {}
 
-    init(_ cameras: [any Camera], service: LensService) {
-        self.service = service
+    init(_ cameras: [any Camera], configuration: Configuration, loop: any LoopExecutor, host: MachineHost, sessions: Sessions) {
+        self.configuration = configuration
+        self.loop = loop
+        self.host = host
+        self.sessions = sessions
         rig = CameraRig(cameras)
         states = rig.initialStates()
         currentIndex = CameraSelection.initial(states.map(\.description.position)) ?? 0
@@ -36,10 +44,10 @@ final class Cameras: CaptureFlow {
 
     /// Hot-plug by polling /sys: netlink uevents do not reach containers.
     func start() {
-        guard service.configuration.camera != .synthetic else { return }
+        guard configuration.camera != .synthetic else { return }
         knownNodes = V4L2Discovery.nodePaths()
-        service.loop.every(.seconds(1)) { [weak self] in self?.checkConnected() }
-        service.loop.every(.seconds(2)) { [weak self] in self?.discover() }
+        loop.every(.seconds(1)) { [weak self] in self?.checkConnected() }
+        loop.every(.seconds(2)) { [weak self] in self?.discover() }
     }
 
     func stop() { rig.stop() }
@@ -53,7 +61,7 @@ final class Cameras: CaptureFlow {
 
     func run<T: Sendable>(on index: Int, _ body: @escaping @Sendable (any Camera) throws -> T,
                           then: @escaping (Result<T, Error>, CameraState) -> Void) {
-        let rig = rig, back = service.loop.confine((cameras: self, then: then))
+        let rig = rig, back = loop.confine((cameras: self, then: then))
         rig.run(on: index, body) { result, state in
             back.post { context in
                 context.cameras.record(state, forCamera: index, of: rig)
@@ -122,7 +130,7 @@ final class Cameras: CaptureFlow {
         // A flash can stop being able to fire (a fault, overheating) or recover between calls:
         // the claim holder learns it as DeviceChanged, as after ChangeCamera.
         if index == currentIndex, (old.hasFlash, old.isFlashAvailable) != (state.hasFlash, state.isFlashAvailable),
-           let holder = service.holder {
+           let holder = sessions.holder {
             holder.deviceChanged(state)
         }
     }
@@ -131,12 +139,12 @@ final class Cameras: CaptureFlow {
     /// known (a node may just have become readable) or when the nodes in /sys changed. Cameras
     /// are never swapped under a claim: the look is put off until the claim ends.
     private func discover() {
-        guard service.machine.holder == nil else { return }
+        guard host.machine.holder == nil else { return }
         let nodes = V4L2Discovery.nodePaths()
         let nodesChanged = nodes != knownNodes
         guard rig.isEmpty || nodesChanged else { return }
         knownNodes = nodes
-        let found = CameraCatalog.devices(service.configuration, logging: nodesChanged)
+        let found = CameraCatalog.devices(configuration, logging: nodesChanged)
         let known = Set(rig.descriptions.map(\.path))
         // A vanished camera is left to the connection check, which disables and re-enables
         // capture; only cameras not seen before call for a new list.
@@ -148,12 +156,12 @@ final class Cameras: CaptureFlow {
     private func adopt(_ devices: [CameraDescription]) {
         let currentPath = current?.description.path
         let old = rig
-        rig = CameraRig(CameraCatalog.v4l2Cameras(devices, service.configuration))
+        rig = CameraRig(CameraCatalog.v4l2Cameras(devices, configuration))
         old.stop()
         states = rig.initialStates()
         currentIndex = devices.firstIndex { $0.path == currentPath } ?? CameraSelection.initial(devices.map(\.position)) ?? 0
         isConnected = true
-        service.refreshConditions()
+        availabilityChanged()
     }
 
     /// A vanished device ends the claim with CameraSessionFailed and disables capture (reason
@@ -171,12 +179,12 @@ final class Cameras: CaptureFlow {
                 Log.info("camera: \(path) is back")
             } else {
                 Log.warning("capture disabled (camera): \(path) disconnected or failed")
-                if let holder = self.service.holder {
+                if let holder = self.sessions.holder {
                     holder.failed(.cameraSessionFailed("the camera \(path) was disconnected"))
-                    self.service.release(holder)
+                    self.host.transition { $0.release(holder.number) }
                 }
             }
-            self.service.refreshConditions()
+            self.availabilityChanged()
         }
     }
 }

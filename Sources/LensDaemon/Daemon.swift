@@ -72,18 +72,17 @@ public enum Daemon {
                                     maxBytesPerUID: configuration.maxResultBytesPerUser,
                                     minimumFreeBytes: configuration.minFreeBytes)
 
-        let service = LensService(configuration: configuration, loop: loop, bus: bus, identity: identity, store: store,
-                                  cameras: CameraCatalog.cameras(for: configuration))
-        service.outbox = try OutboxFlow.make(configuration, stateDirectory: state, service: service)
-        service.restamp = try RestampFlow.make(configuration, stateDirectory: state, service: service)
-        let manager = Manager(service: service)
-        let registration = try bus.export(manager, at: Lens1.managerPath)
+        let service = try LensService(configuration: configuration, ports: LensService.Ports(
+            loop: loop, bus: bus, identity: identity, store: store, cameras: CameraCatalog.cameras(for: configuration),
+            location: gpsd(configuration, loop: loop), stateDirectory: state))
+        let registration = try bus.export(service.manager, at: Lens1.managerPath)
         // Session numbers are nobody else's business: non-members introspect an empty node.
+        let authorizer = Authorizer(group: configuration.allowedGroup)
         let introspection = try bus.guardIntrospection(under: Lens1.sessionsPath) { sender in
-            (try? bus.peerUID(sender)).map(service.authorizer.isAllowed) ?? false
+            (try? bus.peerUID(sender)).map(authorizer.isAllowed) ?? false
         }
         try bus.requestName(Lens1.busName)
-        service.start(scheduler: LoopScheduler(loop))
+        service.start()
         var stopping = false
         try loop.onSignals([SIGTERM, SIGINT]) { signal in
             Log.info("signal \(signal): stopping")
@@ -107,5 +106,15 @@ public enum Daemon {
         registration.cancel()
         bus.close()
         return code
+    }
+}
+
+extension Daemon {
+    /// gpsd as the location source, unless location is off, declared, or gpsd is set to none.
+    static func gpsd(_ configuration: Configuration, loop: EventLoop) -> LocationSource? {
+        guard configuration.locationPolicy != .never, configuration.declaredLocation == nil, let gpsd = configuration.gpsd else {
+            return nil
+        }
+        return GPSDLocationProvider(host: gpsd.host, port: gpsd.port, scheduler: LoopScheduler(loop), clock: LensClock.system.wall)
     }
 }

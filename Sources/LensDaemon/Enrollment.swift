@@ -7,7 +7,8 @@ import LensCrypto
 /// organization's CA (`enrollment = org`). Root only (Manager's table): a request is the device speaking for
 /// itself, and an installed chain decides whom every future photo names.
 struct Enrollment {
-    let service: LensService
+    let configuration: Configuration
+    let signing: SigningIdentity
 
     /// Subject options of CreateCertificateRequest; the organization's CA may override any.
     static let subjectKeys = ["commonName", "organization", "organizationalUnit", "country", "dnsNames"]
@@ -30,7 +31,7 @@ struct Enrollment {
             }
         }
         do {
-            let pem = try OrganizationEnrollment.certificateRequest(service.configuration.identityConfiguration,
+            let pem = try OrganizationEnrollment.certificateRequest(configuration.identityConfiguration,
                                                                     subject: subject, dnsNames: dnsNames)
             Log.info("enrollment: certificate request created for \(subject.oneLine)")
             return .reply([.string(pem)])
@@ -42,13 +43,13 @@ struct Enrollment {
     func installCertificate(_ call: MethodCall) throws -> MethodResult {
         guard let pem = call.arguments.first?.stringValue else { throw LensError.invalidArgument("the chain must be a PEM string") }
         do {
-            try OrganizationEnrollment.install(pem, service.configuration.identityConfiguration)
+            try OrganizationEnrollment.install(pem, configuration.identityConfiguration)
         } catch {
             Log.warning("enrollment: certificate refused: \(error.problem)")
             throw LensError.invalidArgument("certificate refused: \(error.problem)")
         }
-        service.signing.reload()
-        let identity = service.signing.identity
+        signing.reload()
+        let identity = signing.identity
         Log.info("enrollment: certificate \(identity.fingerprint ?? "?") installed, state \(identity.state.rawValue)")
         var info: [String: BusValue] = ["enrollmentState": .string(identity.state.rawValue)]
         if let certificate = identity.certificate {

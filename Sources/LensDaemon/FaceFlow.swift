@@ -4,48 +4,49 @@ import LensContract
 import LensCore
 import LensFace
 
-/// The claim holder's face auto-capture: the watch on the frame pipeline and where it stands.
-final class FaceRun {
-    enum State: String {
-        case searching, candidateSelection = "candidate_selection", capturing
-    }
-
-    let session: Session
-    let watch: FaceWatch
-    var state = State.searching
-    /// Bumped by RestartFaceAutoCapture: reports of an earlier run are dropped.
-    var generation = 0
-
-    init(session: Session, watch: FaceWatch) {
-        self.session = session
-        self.watch = watch
-    }
-}
-
 /// StartFaceAutoCapture → (the camera facing the asked way) → FaceWatch on the frame pipeline →
 /// FaceDetected per processed frame, CandidateSelectionStarted once → FaceAutoCaptureFinished →
-/// the chosen frame through the photo flow (InitialCaptureFinished, PhotoSigned with that name).
-/// It ends with StopFaceAutoCapture, the claim (StopCaptureSession, Close, disconnect) or the
+/// the chosen frame through PhotoPublisher (InitialCaptureFinished, PhotoSigned with that name).
+/// The machine's `faceAutoCapture` attachment says while it runs: it ends with
+/// StopFaceAutoCapture, its photo stored, the claim (StopCaptureSession, Close, disconnect) or the
 /// camera failing; FaceAutoCaptureState follows it.
 final class FaceFlow: CaptureFlow {
-    private unowned let service: LensService
-    private var run: FaceRun?
+    typealias State = FaceAutoCapture<FrameCopy>.State
+
+    private let host: MachineHost
+    private let cameras: Cameras
+    private let claimMove: ClaimMove
+    private let publisher: PhotoPublisher
+    private let configuration: Configuration
+    private let loop: any LoopExecutor
+    private var run: ClaimAttachment<FaceWatch>?
+    /// The controller's state as its reports tell it; `finished` while the chosen frame is signed.
+    private var state = State.searching
+    /// Bumped by RestartFaceAutoCapture: reports of an earlier run are dropped.
+    private var generation = 0
     /// The detector, its cascade read once, the first time it is asked for.
     private var cascade: Result<FaceDetector, LensError>?
 
-    init(service: LensService) { self.service = service }
+    init(host: MachineHost, cameras: Cameras, publisher: PhotoPublisher, configuration: Configuration, loop: any LoopExecutor) {
+        self.host = host
+        self.cameras = cameras
+        claimMove = ClaimMove(host: host, cameras: cameras)
+        self.publisher = publisher
+        self.configuration = configuration
+        self.loop = loop
+    }
 
     func handle(_ effect: CaptureMachine.Effect) {
-        if case .claimEnded(let holder) = effect, let session = run?.session, session.number == holder {
-            end(of: session)
-        }
+        guard case .detached(.faceAutoCapture, let number, let failure) = effect, let run, run.belongs(to: number) else { return }
+        if state != .finished { detach(run) }
+        self.run = nil
+        if let failure { run.session.failed(failure) }
+        run.session.propertiesChanged(["FaceAutoCaptureState": .string(Wire.faceState(nil))])
     }
 
     /// The controller StartFaceAutoCapture runs, or why it cannot start (before any reply is deferred).
     func controller(for session: Session, options: FaceOptions) throws -> FaceAutoCapture<FrameCopy> {
-        guard run?.session !== session else {
-            throw LensError.busy("a face auto-capture is running: RestartFaceAutoCapture or StopFaceAutoCapture it first")
-        }
+        try host.require(by: session.number) { try $0.requireDetached(.faceAutoCapture) }
         do { return try FaceAutoCapture(detector: try detector(), configuration: options.configuration) } catch {
             throw LensError.from(error)
         }
@@ -54,17 +55,21 @@ final class FaceFlow: CaptureFlow {
     /// Requires the claim, photo mode and capture enabled (the session checks them).
     func start(for session: Session, controller: FaceAutoCapture<FrameCopy>, facing: CameraPosition, reply: DeferredReply) {
         let begin: () -> Void = { [weak self] in
-            guard let self, self.service.machine.holds(session.number) else {
+            guard let self, self.host.machine.holds(session.number) else {
                 return reply.fail(LensError.notStarted("the camera claim ended before the face auto-capture could start").busError)
             }
-            self.begin(for: session, controller: controller)
+            do { try self.begin(for: session, controller: controller) } catch let error as LensError {
+                return reply.fail(error.busError)
+            } catch {
+                return reply.fail(LensError.from(error).busError)
+            }
             reply.reply([])
         }
-        guard let target = service.cameras.index(facing: facing), target != service.cameras.currentIndex else {
+        guard let target = cameras.index(facing: facing), target != cameras.currentIndex else {
             return begin()
         }
         // camera_facing: the claim moves to that camera, announced with DeviceChanged.
-        service.controls.moveClaim(to: target, for: session) { result in
+        claimMove.move(to: target) { result in
             switch result {
             case .success(let state):
                 session.deviceChanged(state)
@@ -75,37 +80,31 @@ final class FaceFlow: CaptureFlow {
     }
 
     func state(of session: Session) -> String {
-        guard let run, run.session === session else { return "idle" }
-        return run.state.rawValue
+        Wire.faceState(run?.session === session ? state : nil)
     }
 
     /// The next processed frame is the result, whatever its quality.
     func requestCapture(for session: Session) throws {
-        try running(of: session).watch.requestCapture()
+        try running(of: session).sink.requestCapture()
     }
 
     func restart(for session: Session) throws {
         let run = try running(of: session)
-        run.generation += 1
-        run.watch.restart(generation: run.generation)
-        stateChanged(run, .searching)
+        generation += 1
+        run.sink.restart(generation: generation)
+        stateChanged(.searching)
     }
 
     /// Idempotent: ends this session's auto-capture if it has one (a chosen frame being signed
     /// still ends in PhotoSigned).
-    func end(of session: Session, failure: LensError? = nil) {
-        guard let run, run.session === session else { return }
-        if run.state != .capturing { detach(run) }
-        self.run = nil
-        if let failure { session.failed(failure) }
-        session.propertiesChanged(["FaceAutoCaptureState": .string("idle")])
-        // The claim could not be idle while it ran: from now on it can be, for clients waiting.
-        service.transition { $0.ended(.faceAutoCapture) }
+    func stop(of session: Session) {
+        guard run?.session === session else { return }
+        host.transition { $0.detach(.faceAutoCapture) }
     }
 
     private func detector() throws -> FaceDetector {
         if let cascade { return try cascade.get() }
-        let path = service.configuration.faceCascadePath
+        let path = configuration.faceCascadePath
         let loaded = Result { () throws(LensError) -> FaceDetector in
             do { return FaceDetector(cascade: try LBPCascade(contentsOf: path)) } catch {
                 throw .unsupported("face auto-capture needs the face cascade \(path) (face-cascade; Debian: opencv-data): \(error)")
@@ -115,70 +114,89 @@ final class FaceFlow: CaptureFlow {
         return try loaded.get()
     }
 
-    private func running(of session: Session) throws -> FaceRun {
-        guard let run, run.session === session, run.state != .capturing else {
+    private func running(of session: Session) throws -> ClaimAttachment<FaceWatch> {
+        guard let run, run.session === session, state != .finished else {
             throw LensError.notStarted("no face auto-capture is running: call StartFaceAutoCapture")
         }
         return run
     }
 
-    private func begin(for session: Session, controller: FaceAutoCapture<FrameCopy>) {
-        let back = service.loop.confine(self)
+    private func begin(for session: Session, controller: FaceAutoCapture<FrameCopy>) throws(LensError) {
+        let back = loop.confine(self)
         let watch = FaceWatch(controller: controller) { watch, report in
             back.post { flow in flow.reported(report, from: watch) }
         }
-        let run = FaceRun(session: session, watch: watch)
+        let run = ClaimAttachment(session: session, sink: watch)
+        // On the pipeline before the machine says it is attached, so the frames flow at once.
+        cameras.rig.frames.attach(watch)
+        do { try host.transition(by: session.number) { try $0.attach(.faceAutoCapture, by: session.number) } } catch {
+            detach(run)
+            throw error
+        }
         self.run = run
-        service.transition { $0.began(.faceAutoCapture) }
-        service.cameras.rig.frames.attach(watch)
-        session.propertiesChanged(["FaceAutoCaptureState": .string(run.state.rawValue)])
-        service.pump.start()
+        state = .searching
+        generation = 0
+        session.propertiesChanged(["FaceAutoCaptureState": .string(Wire.faceState(state))])
     }
 
     private func reported(_ result: Result<FaceWatch.Report, Error>, from watch: FaceWatch) {
-        guard let run, run.watch === watch, run.state != .capturing else { return }
+        guard let run, run.sink === watch, state != .finished else { return }
         let report: FaceWatch.Report
         switch result {
         case .success(let r): report = r
         case .failure(let error):
-            return end(of: run.session, failure: .internal("face detection failed: \(error)"))
+            return host.transition { $0.detach(.faceAutoCapture, failure: .internal("face detection failed: \(error)")) }
         }
-        guard report.generation == run.generation else { return }
+        guard report.generation == generation else { return }
         let session = run.session, step = report.step
         session.emit(.faceDetected, [Wire.faceDetection(step.detection, frame: report.sequence, luma: report.lumaSize)])
         if step.candidateSelectionStarted {
             session.emit(.candidateSelectionStarted, [])
-            stateChanged(run, .candidateSelection)
+            stateChanged(.candidateSelection)
         }
         guard let chosen = step.result else { return }
         detach(run)
-        stateChanged(run, .capturing)
-        let name = UUID().uuidString.lowercased()
-        session.emit(.faceAutoCaptureFinished, [.string(name),
-                                                 Wire.faceDetection(chosen.detection, frame: chosen.frame.sequence, luma: report.lumaSize)])
-        guard let state = service.cameras.current else { return end(of: session, failure: .cameraSessionFailed("no camera")) }
-        let photo = Result { try chosen.frame.capturedPhoto(state: state, quality: service.configuration.jpegQuality) }
-            .mapError { LensError.internal("encoding the chosen frame failed: \($0)") as Error }
-        Log.info("session \(session.number): face auto-capture chose frame \(chosen.frame.sequence) as \(name)")
-        service.photos.signChosen(photo, name: name, for: session) { [weak self] in
+        stateChanged(.finished)
+        let ticket = host.beginCapture(.photo, name: UUID().uuidString.lowercased(), session: session.number)
+        session.emit(.faceAutoCaptureFinished, [.string(ticket.name),
+                                                Wire.faceDetection(chosen.detection, frame: chosen.frame.sequence, luma: report.lumaSize)])
+        let photo = Result { () throws -> CapturedPhoto in
+            guard let state = cameras.current else { throw LensError.cameraSessionFailed("no camera") }
+            do { return try chosen.frame.capturedPhoto(state: state, quality: configuration.jpegQuality) } catch {
+                throw LensError.internal("encoding the chosen frame failed: \(error)")
+            }
+        }
+        Log.info("session \(session.number): face auto-capture chose frame \(chosen.frame.sequence) as \(ticket.name)")
+        publisher.publish(photo, ticket: ticket, for: session) { [weak self] in
             guard let self, self.run === run else { return }
-            self.end(of: session)
+            self.host.transition { $0.detach(.faceAutoCapture) }
         }
     }
 
-    private func stateChanged(_ run: FaceRun, _ state: FaceRun.State) {
-        guard run.state != state else { return }
-        run.state = state
-        run.session.propertiesChanged(["FaceAutoCaptureState": .string(state.rawValue)])
+    private func stateChanged(_ new: State) {
+        guard let run, state != new else { return }
+        state = new
+        run.session.propertiesChanged(["FaceAutoCaptureState": .string(Wire.faceState(new))])
     }
 
-    private func detach(_ run: FaceRun) {
-        service.cameras.rig.frames.detach(run.watch)
-        run.watch.stop()
+    private func detach(_ run: ClaimAttachment<FaceWatch>) {
+        cameras.rig.frames.detach(run.sink)
+        run.sink.stop()
     }
 }
 
 extension Wire {
+    /// FaceAutoCaptureState: idle (nil), searching, candidate_selection, or capturing while the
+    /// chosen frame is signed.
+    static func faceState(_ state: FaceFlow.State?) -> String {
+        switch state {
+        case nil: "idle"
+        case .searching?: "searching"
+        case .candidateSelection?: "candidate_selection"
+        case .finished?: "capturing"
+        }
+    }
+
     /// FaceDetected's and FaceAutoCaptureFinished's a{sv}: the face's rectangle normalized as
     /// (left, top, right, bottom) of the frame, its quality; only `frame`, `face`, `instruction`
     /// and `valid` when no face was found.

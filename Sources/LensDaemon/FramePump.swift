@@ -1,27 +1,37 @@
 import LensBus
 import LensCore
 
-/// The frame source for the pipeline's sinks: while the claim holder has one (a preview, a face
-/// auto-capture) and no recording pulls frames — a recording passes each of its frames on itself —
-/// one frame per camera-thread job, so that photos and controls queued meanwhile run between two frames.
+/// The frame source for the pipeline's sinks: while the claim has an attachment (a preview, a
+/// face auto-capture) and no recording pulls frames — a recording passes each of its frames on
+/// itself — one frame per camera-thread job, so that photos and controls queued meanwhile run
+/// between two frames. Frames that stop coming end every attachment, through the machine.
 final class FramePump: CaptureFlow {
-    private unowned let service: LensService
+    private let host: MachineHost
+    private let cameras: Cameras
+    private let loop: any LoopExecutor
     /// Whether a pump job is queued, and whether the last one found no camera open.
     private var running = false
     private var foundNoCamera = false
 
-    init(service: LensService) { self.service = service }
-
-    /// The recording pulled the frames; now the pump does again.
-    func handle(_ effect: CaptureMachine.Effect) {
-        if case .recordingChanged(_, recording: false) = effect { start() }
+    init(host: MachineHost, cameras: Cameras, loop: any LoopExecutor) {
+        self.host = host
+        self.cameras = cameras
+        self.loop = loop
     }
 
-    func start() {
-        let rig = service.cameras.rig
-        guard !running, service.machine.recording == nil, service.machine.holder != nil, !rig.frames.isEmpty else { return }
+    /// A sink was attached, or the recording that pulled the frames ended.
+    func handle(_ effect: CaptureMachine.Effect) {
+        switch effect {
+        case .attached, .recordingChanged(_, recording: false): start()
+        default: break
+        }
+    }
+
+    private func start() {
+        let rig = cameras.rig
+        guard !running, host.machine.recording == nil, host.machine.holder != nil, !rig.frames.isEmpty else { return }
         running = true
-        let back = service.loop.confine(self)
+        let back = loop.confine(self)
         rig.offerNextFrame { result in
             back.post { $0.pumped(result, rig: rig) }
         }
@@ -29,21 +39,16 @@ final class FramePump: CaptureFlow {
 
     private func pumped(_ result: Result<Bool, Error>, rig: CameraRig) {
         running = false
-        guard rig === service.cameras.rig, let holder = service.holder else { return }
+        guard rig === cameras.rig, host.machine.holder != nil else { return }
         switch result {
         case .success(let cameraOpen) where cameraOpen || !foundNoCamera:
             // No camera open once is a camera switch under way: its open job runs before the next pump job.
             foundNoCamera = !cameraOpen
             start()
         case .success:
-            endSinks(of: holder, failure: .cameraSessionFailed("the camera stopped streaming"))
+            host.transition { $0.framesFailed(.cameraSessionFailed("the camera stopped streaming")) }
         case .failure(let error):
-            endSinks(of: holder, failure: LensError.from(error))
+            host.transition { $0.framesFailed(LensError.from(error)) }
         }
-    }
-
-    private func endSinks(of holder: Session, failure: LensError) {
-        service.previews.end(of: holder, failure: failure)
-        service.faces.end(of: holder, failure: failure)
     }
 }

@@ -19,8 +19,8 @@ final class LoopScheduler: EventScheduler, Sendable {
 }
 
 private final class LoopEvent: ScheduledEvent {
-    private let source: EventSource
-    init(_ source: EventSource) { self.source = source }
+    private let source: any Cancellable
+    init(_ source: any Cancellable) { self.source = source }
     func cancel() { source.cancel() }
     deinit { source.cancel() }
 }

@@ -6,11 +6,29 @@ import LensCore
 /// trust anchor and chain, lists and deletes the caller's results, enrolls the device. Results
 /// live here rather than on a session: they belong to the caller's uid, which is all the check
 /// needs — no session to open first.
-final class Manager: BusInterface {
-    private unowned let service: LensService
-    var interface: InterfaceDescription { Self.table.interface }
+final class Manager: TableObject {
+    private let sessions: Sessions
+    private let cameras: Cameras
+    private let signing: SigningIdentity
+    private let claims: CameraClaim
+    private let outbox: OutboxFlow?
+    private let storeCalls: StoreCalls
+    private let enrollment: Enrollment
+    private let authorizer: Authorizer
+    private let bus: any BusPort
 
-    init(service: LensService) { self.service = service }
+    init(sessions: Sessions, cameras: Cameras, signing: SigningIdentity, claims: CameraClaim, outbox: OutboxFlow?,
+         storeCalls: StoreCalls, enrollment: Enrollment, authorizer: Authorizer, bus: any BusPort) {
+        self.sessions = sessions
+        self.cameras = cameras
+        self.signing = signing
+        self.claims = claims
+        self.outbox = outbox
+        self.storeCalls = storeCalls
+        self.enrollment = enrollment
+        self.authorizer = authorizer
+        self.bus = bus
+    }
 
     static let table = BusTable<Manager>(
         Lens1.managerInterface,
@@ -19,9 +37,9 @@ final class Manager: BusInterface {
             .init("ListDevices", out: ["devices": "aa{sv}"], access: .member, Manager.listDevices),
             .init("GetTrustAnchor", out: ["pem": "s"], access: .member, Manager.trustAnchor),
             .init("CreateCertificateRequest", in: ["subject": "a{sv}"], out: ["pem": "s"], access: .root,
-                  { manager in { try Enrollment(service: manager.service).createCertificateRequest($0.call) } }),
+                  { manager in { try manager.enrollment.createCertificateRequest($0.call) } }),
             .init("InstallCertificate", in: ["chainPem": "s"], out: ["info": "a{sv}"], access: .root,
-                  { manager in { try Enrollment(service: manager.service).installCertificate($0.call) } }),
+                  { manager in { try manager.enrollment.installCertificate($0.call) } }),
             .init("ListUploads", out: ["uploads": "aa{sv}"], access: .member, Manager.listUploads),
             .init("RetryUploads", in: ["name": "s"], out: ["count": "u"], access: .member, Manager.retryUploads),
             .init("GetCertificateChain", out: ["pem": "s"], access: .member, Manager.certificateChain),
@@ -31,49 +49,32 @@ final class Manager: BusInterface {
         properties: [
             .init("Version", "s", emitsChange: .const, access: .member) { _ in .string(ProjectVersion.string) },
             // Cameras come and go (hot-plug): changes are broadcast.
-            .init("CameraPresent", "b", access: .member) { .bool($0.service.cameras.isAvailable) },
-            .init("EnrollmentState", "s", access: .member) { .string($0.service.signing.state.rawValue) },
+            .init("CameraPresent", "b", access: .member) { .bool($0.cameras.isAvailable) },
+            .init("EnrollmentState", "s", access: .member) { .string($0.signing.state.rawValue) },
             // Changes when InstallCertificate installs a new certificate.
-            .init("CertificateNotAfter", "t", access: .member) { Wire.time($0.service.signing.identity.certificateNotAfter) },
-            .init("CertificateRenewAfter", "t", access: .member) { Wire.time($0.service.signing.renewAfter) },
+            .init("CertificateNotAfter", "t", access: .member) { Wire.time($0.signing.identity.certificateNotAfter) },
+            .init("CertificateRenewAfter", "t", access: .member) { Wire.time($0.signing.renewAfter) },
             // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
-            .init("CameraHolder", "s", access: .member) { .string($0.service.claims.holderName) },
-            .init("OutboxState", "a{sv}", access: .member) { OutboxFlow.wire($0.service.outbox?.outbox.summary ?? .empty) },
-            .init("ResultLimits", "a{sv}", emitsChange: .const, access: .member) { Wire.resultLimits($0.service.store.limits) },
+            .init("CameraHolder", "s", access: .member) { .string($0.claims.holderName) },
+            .init("OutboxState", "a{sv}", access: .member) { OutboxFlow.wire($0.outbox?.outbox.summary ?? .empty) },
+            .init("ResultLimits", "a{sv}", emitsChange: .const, access: .member) { Wire.resultLimits($0.storeCalls.store.limits) },
         ])
 
-    func call(_ call: MethodCall) -> MethodResult {
-        do {
-            let method = try Self.table.method(call.member)
-            let uid = try service.authorizer.caller(call.sender, access: method.access, member: call.member, bus: service.bus)
-            return try method.handler(self)(Caller(call: call, uid: uid))
-        } catch {
-            return .error(BusError.lens(error))
-        }
-    }
-
-    func get(property: String, sender: String) throws -> BusValue {
-        do {
-            let entry = try Self.table.property(property)
-            _ = try service.authorizer.caller(sender, access: entry.access, member: property, bus: service.bus)
-            return entry.read(self)
-        } catch { throw BusError.lens(error) }
-    }
-
-    func set(property: String, value: BusValue, sender: String) throws {
-        throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
+    /// Members and root: decided on the uid the bus reports for the sender (Authorizer).
+    func admit(_ sender: String, _ access: Access, member: String) throws -> UInt32 {
+        try authorizer.caller(sender, access: access, member: member, bus: bus)
     }
 
     // MARK: Methods
 
     private func openSession(_ caller: Caller) throws -> MethodResult {
         guard let options = caller.arguments.first?.vardictValue else { throw LensError.invalidArgument("options must be a{sv}") }
-        let session = try service.openSession(owner: caller.call.sender, uid: caller.uid, options: options)
+        let session = try sessions.open(owner: caller.call.sender, uid: caller.uid, options: options)
         return .reply([.objectPath(session.path)])
     }
 
     private func listDevices(_ caller: Caller) -> MethodResult {
-        .reply([.array(elementSignature: "a{sv}", service.cameras.descriptions.map(Wire.listedDevice))])
+        .reply([.array(elementSignature: "a{sv}", cameras.descriptions.map(Wire.listedDevice))])
     }
 
     /// The caller's queued and failed uploads; root sees everyone's.
@@ -92,28 +93,28 @@ final class Manager: BusInterface {
     }
 
     private func configuredOutbox() throws -> Outbox {
-        guard let flow = service.outbox else { throw LensError.unsupported("the outbox is off: no upload-url is configured") }
+        guard let flow = outbox else { throw LensError.unsupported("the outbox is off: no upload-url is configured") }
         return flow.outbox
     }
 
     private func trustAnchor(_ caller: Caller) throws -> MethodResult {
-        guard let anchor = service.signing.identity.trustAnchor else {
-            throw LensError.enrollment(service.signing.identity.problem ?? "the device has no identity")
+        guard let anchor = signing.identity.trustAnchor else {
+            throw LensError.enrollment(signing.identity.problem ?? "the device has no identity")
         }
         return .reply([.string(anchor.pem)])
     }
 
     /// What x5chain carries, leaf first, for verifiers that want the device's whole chain.
     private func certificateChain(_ caller: Caller) throws -> MethodResult {
-        let chain = service.signing.identity.certificateChain
-        guard !chain.isEmpty else { throw LensError.enrollment(service.signing.identity.problem ?? "the device has no identity") }
+        let chain = signing.identity.certificateChain
+        guard !chain.isEmpty else { throw LensError.enrollment(signing.identity.problem ?? "the device has no identity") }
         return .reply([.string(chain.map(\.pem).joined())])
     }
 
     /// The caller's own results, newest first; nobody else's are ever listed.
     private func listResults(_ caller: Caller) -> MethodResult {
         let uid = caller.uid
-        return service.storeCalls.answer(caller.call) { store in
+        return storeCalls.answer(caller.call) { store in
             ([.array(elementSignature: "a{sv}", store.results(uid: uid).map(Wire.listedResult))], nil)
         }
     }
@@ -121,7 +122,7 @@ final class Manager: BusInterface {
     /// Deletes one of the caller's results; another user's is NotFound, like a missing one.
     private func deleteResult(_ caller: Caller) throws -> MethodResult {
         let name = try StoreCalls.resultName(caller.call), uid = caller.uid
-        return service.storeCalls.answer(caller.call) { store in
+        return storeCalls.answer(caller.call) { store in
             try store.delete(name: name, uid: uid)
             Log.info("result \(name) of \(Authorizer.userName(uid)) deleted by its owner")
             return ([], nil)

@@ -8,13 +8,16 @@ import LensCore
 /// (ResultUploaded, UploadFailed) and everyone in the group as Manager.OutboxState.
 final class OutboxFlow {
     let outbox: Outbox
-    private unowned let service: LensService
+    private let store: ResultStore
+    private let sessions: Sessions
+    private let manager: ManagerSignals
     /// The state as last announced (loop thread only).
     private var announced = OutboxSummary.empty
 
     /// nil when no upload-url is set. The auth file is read once, here: a bad one stops lensd at
     /// start-up rather than failing every upload later.
-    static func make(_ configuration: Configuration, stateDirectory: URL, service: LensService) throws -> OutboxFlow? {
+    static func make(_ configuration: Configuration, stateDirectory: URL, store: ResultStore, sessions: Sessions,
+                     manager: ManagerSignals, loop: any LoopExecutor) throws -> OutboxFlow? {
         guard let url = configuration.uploadURL else { return nil }
         let authorization = try configuration.uploadAuthFile.map(UploadCredential.authorization(fromFile:))
         if let ca = configuration.uploadCA, !FileManager.default.isReadableFile(atPath: ca) {
@@ -26,12 +29,16 @@ final class OutboxFlow {
         let settings = OutboxSettings(urlTemplate: url, authorization: authorization, caFile: configuration.uploadCA,
                                       maxBytes: configuration.uploadMaxBytes, keepLocalCopy: configuration.uploadKeep,
                                       retryMaxSeconds: Double(configuration.uploadRetryMax.components.seconds))
-        return try OutboxFlow(settings, directory: stateDirectory.appendingPathComponent("outbox").path, service: service)
+        return try OutboxFlow(settings, directory: stateDirectory.appendingPathComponent("outbox").path, store: store,
+                              sessions: sessions, manager: manager, loop: loop)
     }
 
-    private init(_ settings: OutboxSettings, directory: String, service: LensService) throws {
-        self.service = service
-        let relay = service.loop.confine(Relay())
+    private init(_ settings: OutboxSettings, directory: String, store: ResultStore, sessions: Sessions, manager: ManagerSignals,
+                 loop: any LoopExecutor) throws {
+        self.store = store
+        self.sessions = sessions
+        self.manager = manager
+        let relay = loop.confine(Relay<OutboxFlow>())
         outbox = try Outbox(settings: settings, directory: directory, onEvent: { event in
             relay.post { $0.flow?.handle(event) }
         }, onDamagedRecord: { file, error in
@@ -51,29 +58,23 @@ final class OutboxFlow {
         case .delivered(let record, let url, let status):
             Log.info("outbox: \(record.name) delivered to \(url) (HTTP \(status))")
             if !outbox.settings.keepLocalCopy {
-                do { try service.store.remove(name: record.name, uid: record.uid) } catch {
+                do { try store.remove(name: record.name, uid: record.uid) } catch {
                     Log.warning("outbox: \(record.name) delivered but its local copy could not be removed: \(error)")
                 }
             }
-            emit(.resultUploaded, [.string(record.name), .vardict([
+            sessions.emit(.resultUploaded, [.string(record.name), .vardict([
                 "url": .string(url), "status": .uint32(UInt32(status)),
                 "sha256": .string(record.sha256 ?? ""), "size": .uint64(UInt64(record.size)),
-            ])], to: record.uid)
+            ])], toSessionsOf: record.uid)
         case .failed(let record, let error, let message):
             Log.warning("outbox: \(record.name) not sent (\(error)): \(message)")
-            emit(.uploadFailed, [.string(record.name), .string(error), .string(message)], to: record.uid)
+            sessions.emit(.uploadFailed, [.string(record.name), .string(error), .string(message)], toSessionsOf: record.uid)
         case .changed(let summary):
             guard summary != announced else { return }
             announced = summary
             // Nothing personal, like the other Manager properties: broadcast.
-            try? service.bus.emitPropertiesChanged(path: Lens1.managerPath, interface: Lens1.managerInterface,
-                                                   changed: ["OutboxState": Self.wire(summary)], destination: nil)
+            manager.propertiesChanged(["OutboxState": Self.wire(summary)])
         }
-    }
-
-    /// To every session the result's owner has open now.
-    private func emit(_ signal: Lens1.Signal, _ arguments: [BusValue], to uid: UInt32) {
-        for session in service.sessions.values where session.uid == uid { session.emit(signal, arguments) }
     }
 
     static func wire(_ summary: OutboxSummary) -> BusValue {
@@ -91,9 +92,4 @@ final class OutboxFlow {
             "next_attempt": .uint64(UInt64(max(0, record.nextAttempt))), "last_error": .string(record.lastError ?? ""),
         ])
     }
-}
-
-/// Lets the outbox's event handler, made before the flow exists, reach it.
-private final class Relay {
-    weak var flow: OutboxFlow?
 }

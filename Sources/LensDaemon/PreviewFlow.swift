@@ -2,43 +2,70 @@ import Glibc
 import LensBus
 import LensCore
 
-/// The claim holder's live preview: the stream on the frame pipeline and whose it is.
-final class LivePreview {
-    let session: Session
-    let stream: PreviewStream
-
-    init(session: Session, stream: PreviewStream) {
-        self.session = session
-        self.stream = stream
-    }
-}
-
 /// OpenPreview → the camera's frame size and rate asked on its thread → a PreviewStream on the
-/// frame pipeline, whose pipe's read end goes to the owner. It ends with ClosePreview, a new
-/// OpenPreview, the claim (StopCaptureSession, Close, the owner's disconnect), ChangeCamera, the
-/// reader closing its end, or the camera failing; the owner sees PreviewActive turn false.
+/// frame pipeline, whose pipe's read end goes to the owner. The machine's `preview` attachment
+/// says while it runs: it ends with ClosePreview, a new OpenPreview, the claim (StopCaptureSession,
+/// Close, the owner's disconnect), a camera switch, the reader closing its end, or the camera
+/// failing; the owner sees PreviewActive turn false.
 final class PreviewFlow: CaptureFlow {
-    private unowned let service: LensService
-    private var preview: LivePreview?
+    private let host: MachineHost
+    private let cameras: Cameras
+    private let clock: LensClock
+    private let loop: any LoopExecutor
+    private var preview: ClaimAttachment<PreviewStream>?
+    /// The frames written as last seen, and when they last grew: whether the reader reads.
+    private var read: (frames: UInt64, at: ContinuousClock.Instant)?
 
-    init(service: LensService) { self.service = service }
+    init(host: MachineHost, cameras: Cameras, clock: LensClock, loop: any LoopExecutor) {
+        self.host = host
+        self.cameras = cameras
+        self.clock = clock
+        self.loop = loop
+    }
 
     func handle(_ effect: CaptureMachine.Effect) {
-        if case .claimEnded(let holder) = effect, let session = preview?.session, session.number == holder {
-            end(of: session)
+        guard case .detached(.preview, let number, let failure) = effect, let live = preview, live.belongs(to: number) else { return }
+        stop(live)
+        preview = nil
+        if let failure {
+            Log.warning("session \(number): preview ended: \(failure.message)")
+            live.session.failed(failure)
         }
+        live.session.propertiesChanged(["PreviewActive": .bool(false)])
     }
 
     /// Requires the claim (the session's table checks it).
     func open(for session: Session, options asked: PreviewOptions, reply: DeferredReply) {
-        service.cameras.run({ camera in camera.videoFrameSize.map { Streaming(size: $0, rate: camera.videoFrameRate) } }) {
+        cameras.run({ camera in camera.videoFrameSize.map { Streaming(size: $0, rate: camera.videoFrameRate) } }) {
             [weak self] result, _ in
             self?.start(for: session, asked: asked, camera: result, reply: reply)
         }
     }
 
+    /// Idempotent: ends this session's preview if it has one.
+    func close(of session: Session) {
+        guard preview?.session === session else { return }
+        host.transition { $0.detach(.preview) }
+    }
+
+    func stats(of session: Session) -> BusValue {
+        Wire.previewStats(preview?.session === session ? preview?.sink.stats : nil)
+    }
+
+    func isActive(for session: Session) -> Bool { preview?.session === session }
+
+    /// Whether the reader took a frame within `interval`: an open preview nobody reads is no use
+    /// of the claim while others wait (CameraClaim asks). Looked at from the frames written.
+    func isRead(within interval: Duration) -> Bool {
+        guard let stream = preview?.sink else { return false }
+        let frames = stream.stats.frames, now = clock.monotonic()
+        if let read, read.frames == frames { return now - read.at < interval }
+        read = (frames, now)
+        return true
+    }
+
     private func start(for session: Session, asked: PreviewOptions, camera: Result<Streaming?, Error>, reply: DeferredReply) {
-        guard service.machine.holds(session.number) else {
+        guard host.machine.holds(session.number) else {
             return reply.fail(LensError.notStarted("the camera claim ended before the preview could start").busError)
         }
         guard case .success(let streaming?) = camera else {
@@ -47,7 +74,7 @@ final class PreviewFlow: CaptureFlow {
         let format = PreviewFormat(fitting: streaming.size, into: asked.box, fps: asked.fps, cameraRate: streaming.rate,
                                    quality: asked.quality)
         let opened: (stream: PreviewStream, readEnd: Int32)
-        let back = service.loop.confine(self)
+        let back = loop.confine(self)
         do {
             opened = try PreviewStream.open(format: format) { stream, error in
                 let error = error.map { "\($0)" }
@@ -56,48 +83,34 @@ final class PreviewFlow: CaptureFlow {
         } catch {
             return reply.fail(LensError.internal("cannot make the preview pipe: \(error)").busError)
         }
-        let wasActive = preview != nil
-        if let old = preview { stop(old) }
-        preview = LivePreview(session: session, stream: opened.stream)
-        service.transition { $0.began(.preview) }
-        service.cameras.rig.frames.attach(opened.stream)
+        // A new preview replaces the last, which ends first (PreviewActive stays true).
+        let replacing = preview
+        if let replacing {
+            stop(replacing)
+            preview = nil
+            host.transition { $0.detach(.preview) }
+        }
+        preview = ClaimAttachment(session: session, sink: opened.stream)
+        read = nil
+        cameras.rig.frames.attach(opened.stream)
         // The reply dup()s the read end when it is built; ours is closed right after.
         reply.reply([.fd(opened.readEnd), Wire.previewFormat(format)])
         Glibc.close(opened.readEnd)
-        Log.info("session \(session.number): preview \(format.width)x\(format.height) at \(format.fps) fps\(wasActive ? " (replacing the last)" : "")")
-        if !wasActive { session.propertiesChanged(["PreviewActive": .bool(true)]) }
-        service.pump.start()
+        Log.info("session \(session.number): preview \(format.width)x\(format.height) at \(format.fps) fps\(replacing == nil ? "" : " (replacing the last)")")
+        if replacing == nil { session.propertiesChanged(["PreviewActive": .bool(true)]) }
+        host.transition { (try? $0.attach(.preview, by: session.number)) ?? [] }
     }
-
-    /// Idempotent: ends this session's preview if it has one.
-    func end(of session: Session, failure: LensError? = nil) {
-        guard let live = preview, live.session === session else { return }
-        stop(live)
-        preview = nil
-        if let failure {
-            Log.warning("session \(session.number): preview ended: \(failure.busError.message)")
-            session.failed(failure)
-        }
-        session.propertiesChanged(["PreviewActive": .bool(false)])
-        service.transition { $0.ended(.preview) }
-    }
-
-    func stats(of session: Session) -> BusValue {
-        Wire.previewStats(preview?.session === session ? preview?.stream.stats : nil)
-    }
-
-    func isActive(for session: Session) -> Bool { preview?.session === session }
 
     /// The reader closed its end (nil) or writing failed; a stream replaced meanwhile is closed already.
     private func streamEnded(_ stream: PreviewStream, error: String?) {
-        guard let live = preview, live.stream === stream else { return }
+        guard let live = preview, live.sink === stream else { return }
         Log.info("session \(live.session.number): the preview's reader \(error.map { "failed: \($0)" } ?? "closed the pipe")")
-        end(of: live.session, failure: error.map { .internal("writing the preview failed: \($0)") })
+        host.transition { $0.detach(.preview, failure: error.map { .internal("writing the preview failed: \($0)") }) }
     }
 
-    private func stop(_ live: LivePreview) {
-        service.cameras.rig.frames.detach(live.stream)
-        live.stream.close()
+    private func stop(_ live: ClaimAttachment<PreviewStream>) {
+        cameras.rig.frames.detach(live.sink)
+        live.sink.close()
     }
 }
 

@@ -51,3 +51,23 @@ struct Publishing: Sendable {
         }
     }
 }
+
+/// Where captures are published now: what `Publishing` a capture handed to the signing thread
+/// takes, from the identity's signer, the TSA settings, the store, the outbox and the re-stamp queue.
+struct PublishingSetup {
+    let signing: SigningIdentity
+    let store: ResultStore
+    let timeStamping: TimeStamping?
+    let outbox: Outbox?
+    let restampQueue: RestampQueue?
+
+    /// nil when nothing may sign. While the re-stamp queue waits for a TSA that did not answer, a
+    /// capture does not wait too (up to tsa-timeout per TSA): it is signed at once and queued with the others.
+    var current: Publishing? {
+        guard let signer = signing.signer else { return nil }
+        let waiting = restampQueue?.isWaitingForTSA == true
+        return Publishing(signer: signer, timeStamping: waiting ? nil : timeStamping,
+                          skipped: waiting ? .unstamped(reason: "the last request went unanswered; queued until a TSA answers") : nil,
+                          store: store, outbox: outbox, restampQueue: restampQueue)
+    }
+}

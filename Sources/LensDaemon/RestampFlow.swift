@@ -11,7 +11,8 @@ import Synchronization
 /// sends the new file again.
 final class RestampFlow {
     let queue: RestampQueue
-    private unowned let service: LensService
+    private let sessions: Sessions
+    private let outbox: Outbox?
     /// Replaced on the loop thread when the identity changes; read by the queue's thread.
     private let restamping = CurrentRestamping()
 
@@ -19,29 +20,36 @@ final class RestampFlow {
         let value = Mutex<Restamping?>(nil)
     }
 
-    static func make(_ configuration: Configuration, stateDirectory: URL, service: LensService) throws -> RestampFlow? {
+    private let client: TSAClient
+
+    static func make(_ configuration: Configuration, stateDirectory: URL, store: ResultStore, signing: SigningIdentity,
+                     sessions: Sessions, outbox: Outbox?, loop: any LoopExecutor) throws -> RestampFlow? {
         guard let timeStamping = configuration.timeStamping, timeStamping.policy == .whenOnline else { return nil }
         return try RestampFlow(client: timeStamping.client, directory: stateDirectory.appendingPathComponent("restamp").path,
-                               service: service)
+                               store: store, signing: signing, sessions: sessions, outbox: outbox, loop: loop)
     }
 
-    private init(client: TSAClient, directory: String, service: LensService) throws {
-        self.service = service
+    private init(client: TSAClient, directory: String, store: ResultStore, signing: SigningIdentity, sessions: Sessions,
+                 outbox: Outbox?, loop: any LoopExecutor) throws {
+        self.client = client
+        self.sessions = sessions
+        self.outbox = outbox
         let current = restamping
-        let back = service.loop.confine(service)
+        let relay = loop.confine(Relay<RestampFlow>())
         queue = try RestampQueue(directory: directory, restamping: { current.value.withLock { $0 } },
-                                 store: service.store, onEvent: { event in
-            back.post { service in service.restamp?.finished(event) }
+                                 store: store, onEvent: { event in
+            relay.post { $0.flow?.finished(event) }
         }, onDamagedRecord: { file, error in
             Log.error("re-stamp queue: \(file) is unreadable and was skipped: \(error)")
         })
-        signerChanged(service.signing.signer, trustAnchor: service.signing.identity.trustAnchor, client: client)
+        relay.value.flow = self
+        signerChanged(signing.signer, trustAnchor: signing.identity.trustAnchor)
         if queue.count > 0 { Log.info("re-stamp queue: \(queue.count) results wait for a TSA") }
     }
 
-    /// What the updates are signed with (loop thread): LensService.signer, so nothing is signed
-    /// with a revoked certificate; nil stops the queue signing.
-    func signerChanged(_ signer: (any ClaimSigner)?, trustAnchor: Certificate?, client: TSAClient) {
+    /// What the updates are signed with (loop thread): what captures sign with, so nothing is
+    /// signed with a revoked certificate; nil stops the queue signing.
+    func signerChanged(_ signer: (any ClaimSigner)?, trustAnchor: Certificate?) {
         let current = signer.map { signer in
             Restamping(client: client, signer: signer, generator: Publishing.generator,
                        trustAnchors: trustAnchor.map { [$0] } ?? [])
@@ -58,11 +66,10 @@ final class RestampFlow {
             Log.info("\(result.mime.hasPrefix("video/") ? "video" : "photo") \(result.name) of \(Authorizer.userName(result.uid)) "
                 + "time-stamped later (\(time)): update manifest added, \(result.size) bytes")
             let fileExtension = result.mime.hasPrefix("video/") ? "mp4" : "jpg"
-            do { try service.outbox?.outbox.enqueueAgain(result, fileExtension: fileExtension) } catch {
+            do { try outbox?.enqueueAgain(result, fileExtension: fileExtension) } catch {
                 Log.error("outbox: the time-stamped \(result.name) could not be queued again: \(error)")
             }
-            service.announcements.announce(toOwner: result.uid, signal: .resultUpdated,
-                     arguments: [.string(result.name), Wire.result(result, Wire.timeStamp(.stamped(time)))])
+            sessions.announce(toOwner: result.uid, .resultUpdated, [.string(result.name), Wire.result(result, Wire.timeStamp(.stamped(time)))])
         case .dropped(let name, let uid, let reason):
             Log.warning("re-stamp queue: \(name) of \(Authorizer.userName(uid)) stays without a time-stamp: \(reason)")
         }

@@ -22,14 +22,14 @@ final class RevocationWatch {  // confined to the loop thread; asks run on `work
     private let client: OCSPClient
     private let certificate: Certificate, issuer: Certificate, anchors: [Certificate]
     private let interval: Duration
-    private let loop: EventLoop
+    private let loop: any LoopExecutor
     private let changed: (_ old: Finding) -> Void
     private let worker = SerialWorker(name: "lensd-ocsp-check")
     private var backoff = ReconnectBackoff()
-    private var timer: EventSource?
+    private var timer: (any Cancellable)?
 
     /// nil when the identity has no certificate or no issuer to ask about.
-    init?(identity: DeviceIdentity, client: OCSPClient, policy: RevocationPolicy, interval: Duration, loop: EventLoop,
+    init?(identity: DeviceIdentity, client: OCSPClient, policy: RevocationPolicy, interval: Duration, loop: any LoopExecutor,
           changed: @escaping (_ old: Finding) -> Void) {
         guard let certificate = identity.certificate, let anchor = identity.trustAnchor else { return nil }
         self.certificate = certificate

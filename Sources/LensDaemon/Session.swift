@@ -3,13 +3,32 @@ import LensBus
 import LensContract
 import LensCore
 
+/// What every session is made with: the bus it is exported on and speaks through, the clock of
+/// its idle time, the sources of its capture gate, and the flows its table routes calls to.
+struct SessionContext {
+    let bus: any BusPort
+    let loop: any LoopExecutor
+    let clock: LensClock
+    let host: MachineHost
+    let sources: CaptureSources
+    let sessions: Sessions
+    let cameras: Cameras
+    let claims: CameraClaim
+    let controls: CameraControls
+    let photos: PhotoFlow
+    let videos: VideoFlow
+    let previews: PreviewFlow
+    let faces: FaceFlow
+    let storeCalls: StoreCalls
+}
+
 /// org.lensd.Lens1.Session at /org/lensd/Lens1/session/N: a thin bus adapter. Its table binds
 /// each member to the flow that does the work and to the rule of who may call it. Only its owner
 /// — the connection that opened it — may call it or read its properties; it dies with the owner's
 /// connection. A persistent session (OpenSession option "persistent": true, for one-shot clients
 /// such as busctl) belongs to the opener's uid instead: any connection of that user may use it,
 /// signals follow the connection that called it last, and it ends with Close or the idle timeout.
-final class Session: BusInterface {
+final class Session: TableObject {
     let number: Int
     let path: String
     private(set) var owner: String
@@ -22,32 +41,32 @@ final class Session: BusInterface {
     private(set) var cameraMode = CameraMode.photo
     private var reportedReasons: [DisabledReason]
     private var reportedDetails: [DisabledReason: String] = [:]
-    private unowned let service: LensService
-    private var registration: BusRegistration?
-    private var tracking: BusRegistration?
+    private let context: SessionContext
+    private var registration: (any Cancellable)?
+    private var tracking: (any Cancellable)?
 
     enum CameraMode: String { case photo, video }
 
-    init(service: LensService, number: Int, owner: String, uid: UInt32, accuracy: Double, persistent: Bool, audio: Bool) {
-        self.service = service
-        isPersistent = persistent
+    init(_ context: SessionContext, number: Int, owner: String, uid: UInt32, options: SessionOptions) {
+        self.context = context
+        isPersistent = options.persistent
         self.number = number
         self.owner = owner
         self.uid = uid
         path = "\(Lens1.sessionsPath)/\(number)"
-        maximumLocationAccuracy = accuracy
-        self.audio = audio
-        lastActivity = service.clock.monotonic()
-        reportedReasons = service.conditions.disabledReasons(accuracy: accuracy, usesMicrophone: audio)
+        maximumLocationAccuracy = options.accuracy
+        audio = options.audio
+        lastActivity = context.clock.monotonic()
+        reportedReasons = context.sources.conditions.disabledReasons(accuracy: options.accuracy, usesMicrophone: options.audio)
     }
 
     func register() throws {
-        registration = try service.bus.export(self, at: path)
+        registration = try context.bus.export(self, at: path)
         guard !isPersistent else { return }
-        tracking = try service.bus.track(peer: owner) { [weak self] in
+        tracking = try context.bus.track(peer: owner) { [weak self] in
             guard let self else { return }
             Log.debug("session \(self.number): its owner \(self.owner) left the bus")
-            self.service.close(self)
+            self.context.sessions.close(self)
         }
     }
 
@@ -58,101 +77,83 @@ final class Session: BusInterface {
 
     // MARK: The table
 
-    var interface: InterfaceDescription { Self.table.interface }
-
     static let table = BusTable<Session>(
         Lens1.sessionInterface,
         methods: [
-            .init("StartCaptureSession", access: .owner) { s in { s.deferred($0) { s.service.claims.start(for: s, reply: $0) } } },
+            .init("StartCaptureSession", access: .owner) { s in { s.deferred($0) { s.context.claims.start(for: s, reply: $0) } } },
             .init("WaitForCamera", in: ["timeout": "d"], access: .owner, Session.waitForCamera),
             .init("StopCaptureSession", access: .owner, Session.stopCaptureSession),
-            .init("Close", access: .owner) { s in { _ in s.service.close(s); return .reply([]) } },
+            .init("Close", access: .owner) { s in { _ in s.context.sessions.close(s); return .reply([]) } },
             .init("BeginCapture", out: ["name": "s"], access: .claimHolder, Session.beginCapture),
             .init("FetchResult", in: ["name": "s"], out: ["fd": "h", "info": "a{sv}"], access: .owner, Session.fetchResult),
             .init("ReadResult", in: ["name": "s"], out: ["bytes": "ay"], access: .owner, Session.readResult),
             .init("SetFlashMode", in: ["mode": "s"], access: .claimHolder, reportsFailure: true,
-                  { s in { try s.service.controls.setFlashMode($0, for: s) } }),
+                  { s in { try s.context.controls.setFlashMode($0, for: s) } }),
             .init("ToggleFlash", out: ["mode": "s"], access: .claimHolder, reportsFailure: true,
-                  { s in { try s.service.controls.toggleFlash($0, for: s) } }),
+                  { s in { try s.context.controls.toggleFlash($0, for: s) } }),
             .init("ChangeCamera", out: ["device": "a{sv}"], access: .claimHolder, reportsFailure: true,
-                  { s in { try s.service.controls.changeCamera($0, to: nil, for: s) } }),
+                  { s in { try s.context.controls.changeCamera($0, to: nil, for: s) } }),
             .init("SelectCamera", in: ["path": "s"], out: ["device": "a{sv}"], access: .claimHolder, reportsFailure: true,
-                  { s in { try s.service.controls.changeCamera($0, to: $0.arguments.first?.stringValue ?? "", for: s) } }),
+                  { s in { try s.context.controls.changeCamera($0, to: $0.arguments.first?.stringValue ?? "", for: s) } }),
             .init("SetZoomFactor", in: ["factor": "d"], out: ["factor": "d"], access: .claimHolder, reportsFailure: true,
-                  { s in { try s.service.controls.zoom($0, relative: false, for: s) } }),
+                  { s in { try s.context.controls.zoom($0, relative: false, for: s) } }),
             .init("Zoom", in: ["scale": "d"], out: ["factor": "d"], access: .claimHolder, reportsFailure: true,
-                  { s in { try s.service.controls.zoom($0, relative: true, for: s) } }),
+                  { s in { try s.context.controls.zoom($0, relative: true, for: s) } }),
             .init("FocusAt", in: ["x": "d", "y": "d"], out: ["x": "d", "y": "d"], access: .claimHolder, reportsFailure: true,
-                  { s in { try s.service.controls.focus($0, for: s) } }),
+                  { s in { try s.context.controls.focus($0, for: s) } }),
             .init("StartVideoCapture", access: .claimHolder, Session.startVideoCapture),
-            .init("StopVideoCapture", access: .owner) { s in { _ in try s.service.videos.stop(for: s); return .reply([]) } },
+            .init("StopVideoCapture", access: .owner) { s in { _ in try s.context.videos.stop(for: s); return .reply([]) } },
             .init("SetMaximumLocationAccuracy", in: ["meters": "d"], out: ["accepted": "b"], access: .owner,
                   Session.setMaximumLocationAccuracy),
             .init("OpenPreview", in: ["options": "a{sv}"], out: ["fd": "h", "format": "a{sv}"], access: .claimHolder,
                   { s in { caller in
                       let options = try PreviewOptions(caller.arguments.first?.vardictValue ?? [:])
-                      return s.deferred(caller) { s.service.previews.open(for: s, options: options, reply: $0) }
+                      return s.deferred(caller) { s.context.previews.open(for: s, options: options, reply: $0) }
                   } }),
-            .init("ClosePreview", access: .owner) { s in { _ in s.service.previews.end(of: s); return .reply([]) } },
+            .init("ClosePreview", access: .owner) { s in { _ in s.context.previews.close(of: s); return .reply([]) } },
             .init("StartFaceAutoCapture", in: ["options": "a{sv}"], access: .claimHolder, Session.startFaceAutoCapture),
-            .init("RequestFaceCapture", access: .claimHolder) { s in { _ in try s.service.faces.requestCapture(for: s); return .reply([]) } },
-            .init("RestartFaceAutoCapture", access: .claimHolder) { s in { _ in try s.service.faces.restart(for: s); return .reply([]) } },
-            .init("StopFaceAutoCapture", access: .owner) { s in { _ in s.service.faces.end(of: s); return .reply([]) } },
+            .init("RequestFaceCapture", access: .claimHolder) { s in { _ in try s.context.faces.requestCapture(for: s); return .reply([]) } },
+            .init("RestartFaceAutoCapture", access: .claimHolder) { s in { _ in try s.context.faces.restart(for: s); return .reply([]) } },
+            .init("StopFaceAutoCapture", access: .owner) { s in { _ in s.context.faces.stop(of: s); return .reply([]) } },
         ],
         properties: [
             .init("CameraMode", "s", access: .owner, read: { .string($0.cameraMode.rawValue) }, write: { try $0.setCameraMode($1) }),
             .init("IsRecordingVideo", "b", access: .owner) { .bool($0.isRecording) },
             // Changes with every frame: polled, never signalled.
-            .init("VideoRecordingProgress", "a{sv}", emitsChange: .no, access: .owner) { $0.service.videos.progress(of: $0) },
-            .init("CurrentDevice", "a{sv}", access: .owner) { $0.service.cameras.current.map(Wire.device) ?? .vardict([:]) },
+            .init("VideoRecordingProgress", "a{sv}", emitsChange: .no, access: .owner) { $0.context.videos.progress(of: $0) },
+            .init("CurrentDevice", "a{sv}", access: .owner) { $0.context.cameras.current.map(Wire.device) ?? .vardict([:]) },
             .init("CaptureEnabled", "b", access: .owner) { .bool($0.disabledReasons.isEmpty) },
             .init("DisabledReasons", "as", access: .owner) { Wire.reasons($0.disabledReasons) },
             .init("DisabledReasonDetails", "a{ss}", access: .owner) { Wire.reasonDetails($0.disabledReasonDetails) },
             .init("MaximumLocationAccuracy", "d", access: .owner) { .double($0.maximumLocationAccuracy) },
-            .init("Location", "a{sv}", access: .owner) { Wire.location($0.service.visibleFix) },
-            .init("PreviewActive", "b", access: .owner) { .bool($0.service.previews.isActive(for: $0)) },
+            .init("Location", "a{sv}", access: .owner) { Wire.location($0.context.sources.visibleFix) },
+            .init("PreviewActive", "b", access: .owner) { .bool($0.context.previews.isActive(for: $0)) },
             // Changes with every frame: polled, never signalled.
-            .init("PreviewStats", "a{sv}", emitsChange: .no, access: .owner) { $0.service.previews.stats(of: $0) },
-            .init("FaceAutoCaptureState", "s", access: .owner) { .string($0.service.faces.state(of: $0)) },
+            .init("PreviewStats", "a{sv}", emitsChange: .no, access: .owner) { $0.context.previews.stats(of: $0) },
+            .init("FaceAutoCaptureState", "s", access: .owner) { .string($0.context.faces.state(of: $0)) },
         ],
         signals: Lens1.Signal.allCases.map { InterfaceDescription.Signal($0.name, $0.arguments) })
 
-    func call(_ call: MethodCall) -> MethodResult {
-        let method: BusTable<Session>.Method
-        do {
-            method = try Self.table.method(call.member)
-            try authorize(call.sender)
-        } catch { return .error(BusError.lens(error)) }
-        do {
-            if method.access == .claimHolder { try requireClaim() }
-            return try method.handler(self)(Caller(call: call, uid: uid))
-        } catch {
-            let failure = LensError.from(error)
-            // After the reply (the loop sends it when call returns), so a client sees the reply first.
-            if method.reportsFailure || failure.name == .microphonePermissionDenied {
-                service.loop.confine(self).post { $0.failed(failure) }
-            }
-            return .error(failure.busError)
+    /// The owner, and still allowed to use lensd: membership is re-checked on every call, and a
+    /// user no longer allowed loses all their sessions and the camera claim at once.
+    func admit(_ sender: String, _ access: Access, member: String) throws -> UInt32 {
+        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client") }
+        try context.sessions.requireMembership(uid)
+        follow(sender)
+        return uid
+    }
+
+    /// Also counts as use of the camera, for the claim's idle timeout.
+    func requireClaim() throws {
+        try context.host.require(by: number) { try $0.requireClaim(by: number) }
+        context.claims.used()
+    }
+
+    func callFailed(_ failure: LensError, reportsFailure: Bool) {
+        // After the reply (the loop sends it when call returns), so a client sees the reply first.
+        if reportsFailure || failure.name == .microphonePermissionDenied {
+            context.loop.confine(self).post { $0.failed(failure) }
         }
-    }
-
-    func get(property: String, sender: String) throws -> BusValue {
-        do {
-            let entry = try Self.table.property(property)
-            try authorize(sender)
-            return entry.read(self)
-        } catch { throw BusError.lens(error) }
-    }
-
-    func set(property: String, value: BusValue, sender: String) throws {
-        do {
-            let entry = try Self.table.property(property)
-            try authorize(sender)
-            guard let write = entry.write else {
-                throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
-            }
-            try write(self, value)
-        } catch { throw BusError.lens(error) }
     }
 
     // MARK: Handlers that are the session's own
@@ -170,14 +171,14 @@ final class Session: BusInterface {
         guard let seconds = caller.arguments.first?.doubleValue, seconds.isFinite, seconds > 0, seconds <= 86_400 else {
             throw LensError.invalidArgument("the timeout must be a number of seconds in (0, 86400]")
         }
-        return try service.claims.wait(for: self, caller: caller.call.sender, timeout: .milliseconds(Int(seconds * 1000)),
-                                   reply: DeferredReply(for: caller.call))
+        return try context.claims.wait(for: self, caller: caller.call.sender, timeout: .milliseconds(Int(seconds * 1000)),
+                                       reply: DeferredReply(for: caller.call))
     }
 
     /// Idempotent: stopping a session that holds nothing is not an error. It also ends a wait.
     private func stopCaptureSession(_ caller: Caller) -> MethodResult {
-        service.claims.stopWaiting(self, because: "StopCaptureSession was called")
-        service.release(self)
+        context.claims.stopWaiting(self, because: "StopCaptureSession was called")
+        context.host.transition { $0.release(number) }
         return .reply([])
     }
 
@@ -186,7 +187,7 @@ final class Session: BusInterface {
             throw LensError.unsupported("BeginCapture takes photos; the camera mode is video (use StartVideoCapture)")
         }
         try requireCaptureEnabled()
-        return .reply([.string(service.photos.capture(for: self))])
+        return .reply([.string(context.photos.capture(for: self))])
     }
 
     private func startVideoCapture(_ caller: Caller) throws -> MethodResult {
@@ -194,7 +195,7 @@ final class Session: BusInterface {
             throw LensError.unsupported("StartVideoCapture records video; set CameraMode to video first")
         }
         try requireCaptureEnabled()
-        try service.videos.start(for: self)
+        try context.videos.start(for: self)
         emit(.videoRecordingStarted, [])
         return .reply([])
     }
@@ -206,13 +207,13 @@ final class Session: BusInterface {
         }
         try requireCaptureEnabled()
         let options = try FaceOptions(caller.arguments.first?.vardictValue ?? [:])
-        let controller = try service.faces.controller(for: self, options: options)
-        return deferred(caller) { service.faces.start(for: self, controller: controller, facing: options.facing, reply: $0) }
+        let controller = try context.faces.controller(for: self, options: options)
+        return deferred(caller) { context.faces.start(for: self, controller: controller, facing: options.facing, reply: $0) }
     }
 
     private func fetchResult(_ caller: Caller) throws -> MethodResult {
         let name = try StoreCalls.resultName(caller.call), uid = uid
-        return service.storeCalls.answer(caller.call) { store in
+        return context.storeCalls.answer(caller.call) { store in
             let stored = try store.result(name: name, uid: uid)
             return ([Wire.result(stored)], try store.fetchDescriptor(name: name, uid: uid).take())
         }
@@ -220,7 +221,7 @@ final class Session: BusInterface {
 
     private func readResult(_ caller: Caller) throws -> MethodResult {
         let name = try StoreCalls.resultName(caller.call), uid = uid
-        return service.storeCalls.answer(caller.call) { store in
+        return context.storeCalls.answer(caller.call) { store in
             let stored = try store.result(name: name, uid: uid)
             guard stored.mime.hasPrefix("image/") else {
                 throw LensError.unsupported("ReadResult returns photos only; use FetchResult for \(stored.mime)")
@@ -244,7 +245,7 @@ final class Session: BusInterface {
         guard let text = value.stringValue, let mode = CameraMode(rawValue: text) else {
             throw LensError.invalidArgument("camera mode must be photo or video")
         }
-        guard !isRecording else { throw LensError.busy("the camera mode cannot change while recording") }
+        try context.host.require(by: number) { try $0.requireNotRecording(number, toChange: .mode) }
         guard mode != cameraMode else { return }
         cameraMode = mode
         propertiesChanged(["CameraMode": .string(mode.rawValue)])
@@ -255,7 +256,7 @@ final class Session: BusInterface {
     func emit(_ signal: Lens1.Signal, _ arguments: [BusValue]) {
         assert(arguments.map(\.signature).joined() == signal.signature, "\(signal.name) sent as \(arguments.map(\.signature))")
         do {
-            try service.bus.emitSignal(path: path, interface: Lens1.sessionInterface, member: signal.name,
+            try context.bus.emitSignal(path: path, interface: Lens1.sessionInterface, member: signal.name,
                                        arguments: arguments, destination: owner)
         } catch {
             Log.debug("session \(number): \(signal.name) not delivered: \(error)")
@@ -263,13 +264,11 @@ final class Session: BusInterface {
     }
 
     func failed(_ error: LensError) {
-        let busError = error.busError
-        emit(.failed, [.string(busError.name), .string(busError.message)])
+        emit(.failed, [.string(error.name.busName), .string(error.message)])
     }
 
     func propertiesChanged(_ changed: [String: BusValue]) {
-        try? service.bus.emitPropertiesChanged(path: path, interface: Lens1.sessionInterface, changed: changed,
-                                               destination: owner)
+        try? context.bus.emitPropertiesChanged(path: path, interface: Lens1.sessionInterface, changed: changed, destination: owner)
     }
 
     /// DeviceChanged and CurrentDevice, after a camera switch or a change the device reported.
@@ -287,7 +286,7 @@ final class Session: BusInterface {
     /// Re-evaluates the gate for this session's threshold; signals only on a change.
     func conditionsChanged() {
         // One look at the sources (free space, the fix, the identity) for both.
-        let conditions = service.conditions
+        let conditions = context.sources.conditions
         let reasons = disabledReasons(under: conditions)
         let details = disabledReasonDetails(under: conditions)
         if details != reportedDetails {
@@ -312,37 +311,31 @@ final class Session: BusInterface {
 
     // MARK: Rules
 
-    private var disabledReasons: [DisabledReason] { disabledReasons(under: service.conditions) }
+    private var disabledReasons: [DisabledReason] { disabledReasons(under: context.sources.conditions) }
 
-    private var disabledReasonDetails: [DisabledReason: String] { disabledReasonDetails(under: service.conditions) }
+    private var disabledReasonDetails: [DisabledReason: String] { disabledReasonDetails(under: context.sources.conditions) }
 
     private func disabledReasons(under conditions: CaptureConditions) -> [DisabledReason] {
         conditions.disabledReasons(accuracy: maximumLocationAccuracy, usesMicrophone: audio)
     }
 
     private func disabledReasonDetails(under conditions: CaptureConditions) -> [DisabledReason: String] {
-        conditions.explanations(accuracy: maximumLocationAccuracy, enrollmentProblem: service.signing.problem,
-                                        usesMicrophone: audio)
+        conditions.explanations(accuracy: maximumLocationAccuracy, enrollmentProblem: context.sources.enrollmentProblem,
+                                usesMicrophone: audio)
     }
 
-    private var isRecording: Bool { service.machine.recording?.session == number }
+    private var isRecording: Bool { context.host.machine.isRecording(number) }
 
-    /// The owner, and still allowed to use lensd: membership is re-checked on every call, and a
-    /// user no longer allowed loses all their sessions and the camera claim at once.
-    private func authorize(_ sender: String) throws {
-        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client") }
-        try service.requireMembership(uid)
-    }
-
-    /// The owning connection — or, for a persistent session, any connection of the owning user,
-    /// which then receives the session's signals. Counts as activity for the idle timeout.
+    /// The owning connection — or, for a persistent session, any connection of the owning user.
     private func isOwner(_ sender: String) -> Bool {
-        if sender != owner {
-            guard isPersistent, (try? service.bus.peerUID(sender)) == uid else { return false }
-            owner = sender
-        }
-        lastActivity = service.clock.monotonic()
-        return true
+        sender == owner || (isPersistent && (try? context.bus.peerUID(sender)) == uid)
+    }
+
+    /// An admitted call: a persistent session's signals follow the connection that called last,
+    /// and the call counts as activity for the idle timeout.
+    private func follow(_ sender: String) {
+        owner = sender
+        lastActivity = context.clock.monotonic()
     }
 
     func requireCaptureEnabled() throws {
@@ -351,11 +344,5 @@ final class Session: BusInterface {
             throw LensError.captureDisabled("capture is disabled: \(reasons.map(\.rawValue).joined(separator: ", "))"
                 + (reasons.contains(.location) ? " (no fix within \(Int(maximumLocationAccuracy)) m yet)" : ""))
         }
-    }
-
-    /// Also counts as use of the camera, for the claim's idle timeout.
-    private func requireClaim() throws {
-        guard service.machine.holds(number) else { throw LensError.notStarted("call StartCaptureSession first") }
-        service.claims.used()
     }
 }

@@ -7,7 +7,16 @@ import LensCrypto
 /// The device identity and what may sign with it: the certificate's enrollment at the clock's
 /// now, its revocation (OCSP), the renewal reminder, and the signer captures use.
 final class SigningIdentity {
-    private unowned let service: LensService
+    private let configuration: Configuration
+    private let clock: LensClock
+    private let loop: any LoopExecutor
+    private let host: MachineHost
+    private let sessions: Sessions
+    private let manager: ManagerSignals
+    /// The signer captures use changed (a new certificate, revocation, a new OCSP answer).
+    var signerChanged: ((any ClaimSigner)?, Certificate?) -> Void = { _, _ in }
+    /// The identity's state or problem may have changed: the capture conditions too.
+    var conditionsMayHaveChanged: () -> Void = {}
     /// Replaced only by `reload` (InstallCertificate).
     private(set) var identity: DeviceIdentity
     /// Over the current certificate, when its revocation is checked (ocsp).
@@ -16,8 +25,14 @@ final class SigningIdentity {
     /// Whether the journal has been told that this certificate is due for renewal.
     private var renewalAnnounced = false
 
-    init(_ identity: DeviceIdentity, service: LensService) {
-        self.service = service
+    init(_ identity: DeviceIdentity, configuration: Configuration, clock: LensClock, loop: any LoopExecutor, host: MachineHost,
+         sessions: Sessions, manager: ManagerSignals) {
+        self.configuration = configuration
+        self.clock = clock
+        self.loop = loop
+        self.host = host
+        self.sessions = sessions
+        self.manager = manager
         self.identity = identity
         enrollmentWatch = EnrollmentWatch(announced: identity.state)
         revocationWatch = makeRevocationWatch()
@@ -32,7 +47,7 @@ final class SigningIdentity {
 
     /// The identity's state at the clock's now; revoked once OCSP said so.
     var state: EnrollmentState {
-        EnrollmentWatch.state(of: identity, revoked: revocationWatch?.isRevoked == true, at: service.clock.wall())
+        EnrollmentWatch.state(of: identity, revoked: revocationWatch?.isRevoked == true, at: clock.wall())
     }
 
     /// Capture's `enrollment` condition: enrolled, and nothing keeps the certificate from signing.
@@ -43,7 +58,7 @@ final class SigningIdentity {
     /// `ocsp = required`, while no responder has confirmed it).
     var signer: (any ClaimSigner)? {
         guard let base = identity.signer, revocationWatch?.problem == nil else { return nil }
-        guard let staple = revocationWatch?.staple(at: service.clock.wall()) else { return base }
+        guard let staple = revocationWatch?.staple(at: clock.wall()) else { return base }
         return StapledSigner(base, ocspResponses: [staple])
     }
 
@@ -54,20 +69,20 @@ final class SigningIdentity {
 
     /// From when the device certificate is due for renewal (renew-before ahead of its expiry).
     var renewAfter: Date? {
-        identity.certificateNotAfter.map { $0 - TimeInterval(service.configuration.renewBefore.components.seconds) }
+        identity.certificateNotAfter.map { $0 - TimeInterval(configuration.renewBefore.components.seconds) }
     }
 
     /// Loads the identity again after an enrollment changed it, and announces what changed.
     func reload() {
-        identity = DeviceIdentity.load(service.configuration.identityConfiguration, now: service.clock.wall())
+        identity = DeviceIdentity.load(configuration.identityConfiguration, now: clock.wall())
         renewalAnnounced = false
         revocationWatch?.stop()
         revocationWatch = makeRevocationWatch()
         revocationWatch?.start()
-        signerChanged()
-        service.managerPropertiesChanged(["CertificateNotAfter": Wire.time(identity.certificateNotAfter),
-                                          "CertificateRenewAfter": Wire.time(renewAfter)])
-        service.refreshConditions()
+        announceSigner()
+        manager.propertiesChanged(["CertificateNotAfter": Wire.time(identity.certificateNotAfter),
+                                   "CertificateRenewAfter": Wire.time(renewAfter)])
+        conditionsMayHaveChanged()
     }
 
     /// The periodic look: an enrollment change (the certificate expired) is logged and
@@ -75,28 +90,27 @@ final class SigningIdentity {
     func refresh() {
         announceRenewal()
         guard let state = enrollmentWatch.change(of: identity, revoked: revocationWatch?.isRevoked == true,
-                                                 at: service.clock.wall()) else { return }
+                                                 at: clock.wall()) else { return }
         if state == .enrolled {
             Log.info("capture enabled (enrollment): the device certificate is enrolled")
         } else {
             Log.warning("capture disabled (enrollment): the device certificate is \(state.rawValue)")
         }
         // Manager properties are nothing personal: their changes are broadcast.
-        service.managerPropertiesChanged(["EnrollmentState": .string(state.rawValue)])
+        manager.propertiesChanged(["EnrollmentState": .string(state.rawValue)])
     }
 
-    /// The re-stamp queue signs with what captures sign with.
-    private func signerChanged() {
-        guard let client = service.configuration.timeStamping?.client else { return }
-        service.restamp?.signerChanged(signer, trustAnchor: identity.trustAnchor, client: client)
+    /// What else signs with what captures sign with (the re-stamp queue) follows.
+    private func announceSigner() {
+        signerChanged(signer, identity.trustAnchor)
     }
 
     /// The OCSP watch over the current certificate; nil when its revocation is not checked.
     private func makeRevocationWatch() -> RevocationWatch? {
-        let configuration = service.configuration
+        let configuration = configuration
         guard let check = configuration.revocationCheck(for: identity.certificate) else { return nil }
         return RevocationWatch(identity: identity, client: check.client, policy: check.policy, interval: configuration.ocspInterval,
-                               loop: service.loop) { [weak self] _ in self?.revocationChanged() }
+                               loop: loop) { [weak self] _ in self?.revocationChanged() }
     }
 
     /// A revoked certificate signs nothing more: every session is told, a recording under way is
@@ -109,24 +123,24 @@ final class SigningIdentity {
         case .revoked:
             let problem = watch.problem ?? "the device certificate was revoked"
             Log.error("capture disabled (enrollment): \(problem)")
-            for session in service.sessions.values { session.failed(.enrollment(problem)) }
-            service.transition { $0.stopRecording() }
+            for session in sessions.all { session.failed(.enrollment(problem)) }
+            host.transition { $0.stopRecording() }
         case .unavailable(let why):
             Log.warning("OCSP: \(why); " + (watch.policy == .required ? "capture disabled (ocsp = required)" : "capture goes on"))
         case .unchecked: break
         }
-        signerChanged()
-        service.refreshConditions()
+        announceSigner()
+        conditionsMayHaveChanged()
     }
 
     /// Logs, once per certificate, that an enrolled certificate is due for renewal.
     private func announceRenewal() {
-        let now = service.clock.wall()
+        let now = clock.wall()
         guard state == .enrolled, !renewalAnnounced, let renewAfter, now >= renewAfter,
               let notAfter = identity.certificateNotAfter else { return }
         renewalAnnounced = true
         let days = Int((notAfter.timeIntervalSince(now) / 86_400).rounded())
-        let configuration = service.configuration
+        let configuration = configuration
         let how = configuration.enrollment == .organization
             ? "lensctl enroll request, then lensctl enroll install the chain your CA issues"
             : "with lensd stopped, remove \(configuration.stateDirectory)/identity (verifiers then need the new trust anchor)"

@@ -8,8 +8,8 @@ import LensCore
 struct StoreCalls {
     let store: ResultStore
     /// Reading results back copies whole files: off the bus thread, apart from signing.
-    let worker: SerialWorker
-    let loop: EventLoop
+    let worker: any JobQueue
+    let loop: any LoopExecutor
 
     /// Runs `work` on the storage thread and answers `call` with its values. A memfd `fd` goes
     /// first in the reply; the reply dup()s it when built, then ours is closed.

@@ -6,16 +6,18 @@ import LensCore
 /// any call that follows the one that started the watch, so that call's effect counts as a
 /// change. Dropping the watch stops it.
 final class SubjectWatch {
-    private var timer: EventSource?
+    private var timer: (any Cancellable)?
     private var reference: [Double]?
     private var sampling = false
     private let changed: () -> Void
-    private unowned let service: LensService
+    private let host: MachineHost
+    private let cameras: Cameras
 
-    init(service: LensService, changed: @escaping () -> Void) {
-        self.service = service
+    init(host: MachineHost, cameras: Cameras, loop: any LoopExecutor, changed: @escaping () -> Void) {
+        self.host = host
+        self.cameras = cameras
         self.changed = changed
-        timer = service.loop.every(.seconds(1)) { [weak self] in self?.sample() }
+        timer = loop.every(.seconds(1)) { [weak self] in self?.sample() }
         sample()
     }
 
@@ -23,9 +25,9 @@ final class SubjectWatch {
 
     private func sample() {
         // While recording, the camera's frames belong to the recording.
-        guard !sampling, service.machine.recording == nil else { return }
+        guard !sampling, host.machine.recording == nil else { return }
         sampling = true
-        service.cameras.run({ try SceneChange.lumaGrid(ofJPEG: $0.capturePhoto().thumbnail) }) { [weak self] result, _ in
+        cameras.run({ try SceneChange.lumaGrid(ofJPEG: $0.capturePhoto().thumbnail) }) { [weak self] result, _ in
             self?.compare(result)
         }
     }

@@ -11,19 +11,19 @@ final class TimeStampWatch {  // confined to the loop thread; probes run on `wor
     /// nil while a TSA answers; otherwise why none does (capture is disabled, reason `timestamp`).
     private(set) var problem: String? = "no TSA has answered yet"
     private let client: TSAClient
-    private let loop: EventLoop
-    private let changed: () -> Void
+    private let loop: any LoopExecutor
+    /// Whether a TSA answers changed.
+    var changed: () -> Void = {}
     private let worker = SerialWorker(name: "lensd-tsa-check")
     private var backoff = ReconnectBackoff()
-    private var timer: EventSource?
+    private var timer: (any Cancellable)?
     private var probing = false
 
     static let healthyInterval = Duration.seconds(60)
 
-    init(client: TSAClient, loop: EventLoop, changed: @escaping () -> Void) {
+    init(client: TSAClient, loop: any LoopExecutor) {
         self.client = client
         self.loop = loop
-        self.changed = changed
     }
 
     func start() { probe() }

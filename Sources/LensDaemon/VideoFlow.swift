@@ -40,9 +40,6 @@ final class Recording: @unchecked Sendable {  // the recorder and `facts` change
         self.microphone = microphone
     }
 
-    /// Whether the recording captures sound (it holds the audio device).
-    var hasMicrophone: Bool { microphone != nil }
-
     /// Camera thread, after each recorded frame. A zoom that changes while recording has no one
     /// ratio: exif:DigitalZoomRatio says the largest any recorded frame was made with — how far
     /// the picture was at most enlarged — and the facts kept for recovery follow it.
@@ -69,50 +66,65 @@ final class Recording: @unchecked Sendable {  // the recorder and `facts` change
 /// The video flow: StartVideoCapture → frames pumped on the camera thread into a crash-safe
 /// journal → StopVideoCapture (or a limit, a fault, the claim ending) → finalized →
 /// VideoRecordingStopped (then VideoRecordingFailed when a fault ended it),
-/// VideoThumbnailGenerated → signed in place on the signing thread (`publish`) → published →
-/// VideoSigned, or VideoUnsigned with the playable file kept when signing fails. Recovery after a
-/// crash (VideoRecovery) joins at `publish`.
+/// VideoThumbnailGenerated → VideoPublisher (signed in place, published: VideoSigned, or
+/// VideoUnsigned with the playable file kept when signing fails). The machine turns the ended
+/// recording into the finished video's ticket in one step.
 final class VideoFlow: CaptureFlow {
-    private unowned let service: LensService
+    private let host: MachineHost
+    private let sessions: Sessions
+    private let cameras: Cameras
+    private let sources: CaptureSources
+    private let microphone: AudioFlow
+    private let store: ResultStore
+    private let configuration: Configuration
+    private let clock: LensClock
+    private let loop: any LoopExecutor
+    private let publisher: VideoPublisher
     /// The recording the machine says is under way, as the camera thread records it.
     private var recording: Recording?
 
-    init(service: LensService) { self.service = service }
+    init(host: MachineHost, sessions: Sessions, cameras: Cameras, sources: CaptureSources, microphone: AudioFlow,
+         store: ResultStore, configuration: Configuration, clock: LensClock, loop: any LoopExecutor, publisher: VideoPublisher) {
+        self.host = host
+        self.sessions = sessions
+        self.cameras = cameras
+        self.sources = sources
+        self.microphone = microphone
+        self.store = store
+        self.configuration = configuration
+        self.clock = clock
+        self.loop = loop
+        self.publisher = publisher
+    }
 
     func handle(_ effect: CaptureMachine.Effect) {
         switch effect {
         case .stopRecording(let name) where recording?.name == name:
             recording?.stopRequested.store(true, ordering: .relaxed)
         case .recordingChanged(let session, let recording):
-            service.sessions[session]?.recordingChanged(recording)
+            sessions[session]?.recordingChanged(recording)
         default: break
         }
     }
 
-    /// Whether the recording under way holds the microphone.
-    var holdsMicrophone: Bool { recording?.hasMicrophone == true }
-
     /// VideoRecordingProgress: the session's recording, or an empty one.
     func progress(of session: Session) -> BusValue {
-        Wire.progress(service.machine.recording?.session == session.number ? recording : nil)
+        Wire.progress(host.machine.isRecording(session.number) ? recording : nil)
     }
 
     /// Requires the claim, video mode and capture enabled (the session checks them).
     func start(for session: Session) throws {
-        if let active = service.machine.recording {
-            throw LensError.busy(active.session == session.number ? "this session is already recording"
-                                                                  : "another session is recording")
-        }
-        guard let state = service.cameras.current else { throw LensError.cameraSessionFailed("no camera is available") }
+        try host.require(by: session.number) { try $0.requireMayRecord(session.number) }
+        guard let state = cameras.current else { throw LensError.cameraSessionFailed("no camera is available") }
         let name = UUID().uuidString.lowercased()
         let facts = VideoSigning.Facts(
-            startTime: service.clock.wall(), make: state.description.driver, model: state.description.name,
+            startTime: clock.wall(), make: state.description.driver, model: state.description.name,
             isSynthetic: state.isSynthetic, digitalZoomRatio: state.videoDigitalZoomRatio)
-        let fix = service.conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
-        let microphone = try service.microphone.open(for: session, recording: name)
+        let fix = sources.conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
+        let microphone = try self.microphone.open(for: session, recording: name)
         let path: String
         do {
-            path = try service.store.recordingPath(name: name, uid: session.uid)
+            path = try store.recordingPath(name: name, uid: session.uid)
             // What the manifest will say, kept beside the journal for recovery after a crash.
             try RecordingFacts(facts: facts, fix: fix).write(besides: path)
         } catch {
@@ -120,29 +132,31 @@ final class VideoFlow: CaptureFlow {
             throw LensError.internal("cannot prepare the recording: \(error)")
         }
         let recording = Recording(name: name, uid: session.uid, facts: facts, fix: fix, path: path,
-                                  encoding: service.configuration.videoEncoding,
+                                  encoding: configuration.videoEncoding,
                                   tracksDigitalZoom: state.digitalZoom && state.zoomAppliesToVideo, microphone: microphone)
-        do { try service.transition(by: session) { try $0.startRecording(name, by: session.number) } } catch {
+        do {
+            try host.transition(by: session.number) { try $0.startRecording(name, by: session.number, withSound: microphone != nil) }
+        } catch {
             microphone?.stop()
-            service.store.discardRecording(name: name, uid: session.uid)
+            store.discardRecording(name: name, uid: session.uid)
             RecordingFacts.remove(besides: path)
             throw error
         }
         self.recording = recording
         Log.info("video \(name): recording for \(Authorizer.userName(session.uid))"
-                 + (microphone == nil ? ", without sound" : ", with sound from \(service.configuration.audioDevice)"))
-        pump(recording, rig: service.cameras.rig, camera: service.cameras.currentIndex)
+                 + (microphone == nil ? ", without sound" : ", with sound from \(configuration.audioDevice)"))
+        pump(recording, rig: cameras.rig, camera: cameras.currentIndex)
     }
 
     /// Idempotent for the recording session; the end is announced by signals.
     func stop(for session: Session) throws {
-        try service.transition(by: session) { try $0.stopRecording(by: session.number) }
+        try host.transition(by: session.number) { try $0.stopRecording(by: session.number) }
     }
 
     /// One frame per camera-thread job, so controls queued meanwhile run between frames.
     private func pump(_ recording: Recording, rig: CameraRig, camera: Int) {
-        let limits = RecordingLimits(service.configuration)
-        let back = service.loop.confine(self)
+        let limits = RecordingLimits(configuration)
+        let back = loop.confine(self)
         rig.run(on: camera, { camera -> RecordingStep in
             let recorder = recording.recorder(for: camera)
             let end = { (fault: LensError?, limit: RecordingLimits.Limit?) in
@@ -185,11 +199,16 @@ final class VideoFlow: CaptureFlow {
 
     private func ended(_ recording: Recording, video: Result<FinalizedMP4, Error>, thumbnail: [UInt8]?, fault: LensError?,
                        limit: RecordingLimits.Limit?) {
-        let session = service.machine.recording.flatMap { $0.name == recording.name ? service.sessions[$0.session] : nil }
+        let session = host.machine.recording.flatMap { $0.name == recording.name ? sessions[$0.session] : nil }
         if self.recording === recording { self.recording = nil }
-        // The recording ends: frames stop and a waiting stop may finish once it is published.
-        service.transition { $0.captureStarted() }
-        service.transition { $0.recordingEnded(recording.name) }
+        // The recording ends, and the finished video's publishing begins, in one step.
+        var kept: Bool { if case .success = video { true } else { false } }
+        var ticket: CaptureMachine.Ticket?
+        host.transition { machine in
+            let ended = machine.recordingEnded(recording.name, kept: kept)
+            ticket = ended.ticket
+            return ended.effects
+        }
         // As the SDK's "did stop recording": frames stopped, whatever stopped them; a fault follows.
         session?.emit(.videoRecordingStopped, [])
         // A fault, or nothing to keep (stopped before a frame was written): the owner hears why,
@@ -199,96 +218,22 @@ final class VideoFlow: CaptureFlow {
         case .failure(let error): fault ?? LensError.from(error)
         }
         if let failure {
-            Log.error("video \(recording.name): recording failed: \(failure.busError.message)")
-            session?.emit(.videoRecordingFailed, [.string(failure.busError.name), .string(failure.busError.message)])
+            Log.error("video \(recording.name): recording failed: \(failure.message)")
+            session?.emit(.videoRecordingFailed, [.string(failure.name.busName), .string(failure.message)])
         }
-        guard case .success(let finalized) = video else {
+        guard case .success(let finalized) = video, let ticket else {
             if case .failure(VideoRecordingError.noFrames) = video {
-                service.store.discardRecording(name: recording.name, uid: recording.uid)
+                store.discardRecording(name: recording.name, uid: recording.uid)
                 RecordingFacts.remove(besides: recording.path)
             } else {
                 // Frames may be in the journal: never deleted, the next start finalizes and publishes them.
                 Log.warning("video \(recording.name): the journal stays at \(recording.path); lensd recovers it when it starts again")
             }
-            service.transition { $0.captureEnded() }
             return
         }
-        session?.emit(.videoThumbnailGenerated, [.string(recording.name), .bytes(thumbnail ?? []),
-                                                  .double(finalized.duration)])
-        publish(finalized, name: recording.name, uid: recording.uid, facts: recording.facts, fix: recording.fix,
-                session: session, recovered: false, limit: limit)
-    }
-
-    /// A finished recording (counted in flight already): signed in place on the signing thread
-    /// (or kept unsigned, saying why), published and announced — to `session`, or for a recovered
-    /// one to its owner's sessions.
-    func publish(_ video: FinalizedMP4, name: String, uid: UInt32, facts: VideoSigning.Facts?, fix: LocationFix?,
-                 session: Session?, recovered: Bool, limit: RecordingLimits.Limit? = nil) {
-        // A certificate that expired while recording would sign a manifest no validator accepts.
-        let publishing = service.signing.identity.state(at: service.clock.wall()) == .enrolled ? service.publishing : nil
-        let problem = service.signing.problem ?? "the device certificate expired before the recording could be signed"
-        let store = service.store
-        let back = service.loop.confine((flow: self, session: session))
-        service.signingWorker.submit {
-            let unsignedReason: String?
-            var signingResult: Result<TimeStamping.Outcome?, Error> = .success(nil)
-            do {
-                guard let publishing else { throw LensError.enrollment(problem) }
-                guard let facts else { throw LensError.imageSigningFailed("what the recording was made with was lost in the crash") }
-                let signing = VideoSigning(signer: publishing.signer, generator: Publishing.generator,
-                                           timeStamping: publishing.timeStamping)
-                signingResult = .success(try signing.sign(video, facts: facts, location: fix))
-                unsignedReason = nil
-            } catch {
-                signingResult = .failure(error)
-                unsignedReason = LensError.from(error).busError.message
-            }
-            let timeStamp = publishing?.timeStampOutcome(of: signingResult)
-            // Kept whatever signing said, as the SDK keeps a video it cannot sign: under
-            // `timestamp = required` one the TSA could not stamp is published unsigned, saying why.
-            let published = Result { try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered) }
-            if case .success = published { RecordingFacts.remove(besides: video.path) }
-            let upload = publishing?.kept(try? published.get(), signed: unsignedReason == nil, outcome: timeStamp,
-                                          fileExtension: "mp4") ?? "disabled"
-            back.post { context in
-                context.flow.service.timeStampFound(timeStamp)
-                context.flow.published(name: name, uid: uid, video: video, result: published, unsignedReason: unsignedReason,
-                                       timeStamp: timeStamp, session: context.session, recovered: recovered, upload: upload,
-                                       limit: limit)
-            }
-        }
-    }
-
-    private func published(name: String, uid: UInt32, video: FinalizedMP4, result: Result<StoredResult, Error>,
-                           unsignedReason: String?, timeStamp: TimeStamping.Outcome?, session: Session?, recovered: Bool,
-                           upload: String, limit: RecordingLimits.Limit?) {
-        defer { service.transition { $0.captureEnded() } }
-        switch result {
-        case .success(let stored):
-            var info: [String: BusValue] = ["duration": .double(video.duration), "frames": .uint32(UInt32(clamping: video.sampleCount)),
-                                            "audio": .bool(video.audioDuration != nil), "upload": .string(upload)]
-            if recovered { info["recovered"] = .bool(true) }
-            if let limit { info["limit"] = .string(limit.key) }
-            let owner = Authorizer.userName(stored.uid)
-            let signal: Lens1.Signal
-            if let unsignedReason {
-                info["reason"] = .string(unsignedReason)
-                Log.warning("video \(name) of \(owner) kept unsigned (\(stored.size) bytes): \(unsignedReason)")
-                signal = .videoUnsigned
-            } else {
-                info.merge(Wire.timeStamp(timeStamp)) { $1 }
-                Log.info("video \(name) signed and stored for \(owner) (\(stored.size) bytes, \(video.duration) s\(Wire.timeStampNote(timeStamp)))")
-                signal = .videoSigned
-            }
-            let arguments: [BusValue] = [.string(name), Wire.result(stored, info)]
-            if recovered { service.announcements.announce(toOwner: uid, signal: signal, arguments: arguments) } else {
-                session?.emit(signal, arguments)
-            }
-        case .failure(let error):
-            // Never deleted: the file stays where it was recorded, and the next start publishes it.
-            Log.error("video \(name): could not be stored (\(error)); kept for the next start to publish")
-            session?.failed(LensError.from(error))
-        }
+        session?.emit(.videoThumbnailGenerated, [.string(recording.name), .bytes(thumbnail ?? []), .double(finalized.duration)])
+        publisher.publish(finalized, ticket: ticket, uid: recording.uid, facts: recording.facts, fix: recording.fix,
+                          session: session, limit: limit)
     }
 }
 

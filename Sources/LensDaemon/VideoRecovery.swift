@@ -6,21 +6,25 @@ import LensCore
 /// name StartVideoCapture's owner already knows. A journal with no complete fragment holds
 /// nothing playable and is removed.
 struct VideoRecovery {
-    let service: LensService
+    let store: ResultStore
+    let host: MachineHost
+    let publisher: VideoPublisher
+    let worker: any JobQueue
+    let loop: any LoopExecutor
 
     func recoverInterruptedRecordings() {
-        let store = service.store, back = service.loop.confine(service)
+        let store = store, back = loop.confine((host: host, publisher: publisher))
         for interrupted in store.interruptedRecordings() {
-            service.signingWorker.submit {
+            worker.submit {
                 let saved = RecordingFacts.read(besides: interrupted.path)
                 do {
                     let video = try MP4Recovery.finalize(path: interrupted.path)
                     Log.warning("video \(interrupted.name): recovered after a crash: \(video.duration) s, "
                         + "\(video.droppedBytes) bytes of a torn fragment dropped")
-                    back.post { service in
-                        service.transition { $0.captureStarted() }
-                        service.videos.publish(video, name: interrupted.name, uid: interrupted.uid, facts: saved?.facts,
-                                               fix: saved?.fix, session: nil, recovered: true)
+                    back.post { context in
+                        let ticket = context.host.beginCapture(.video, name: interrupted.name, session: nil)
+                        context.publisher.publish(video, ticket: ticket, uid: interrupted.uid, facts: saved?.facts, fix: saved?.fix,
+                                                  session: nil)
                     }
                 } catch {
                     Log.error("video \(interrupted.name): cannot be recovered (\(error)); removed")

@@ -9,13 +9,14 @@ class BusTestCase: XCTestCase {
     var service: TestService!
     var clientLoop: EventLoop!
     var client: BusConnection!
-    private var exported: BusRegistration?
+    private var exported: (any Cancellable)?
 
     override func setUpWithError() throws {
         bus = try PrivateBus()
         server = try ServerThread(address: bus.address)
         service = try TestService()
         exported = try server.connection.export(service, at: TestService.path)
+        service.connection = server.connection
         server.start()
         clientLoop = try EventLoop()
         client = try BusConnection(.address(bus.address), loop: clientLoop, description: "test-client")

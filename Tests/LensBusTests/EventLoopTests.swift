@@ -69,7 +69,7 @@ final class EventLoopTests: XCTestCase {
     func testRepeatingTimerRepeatsUntilCancelled() throws {
         let loop = try EventLoop()
         var ticks = 0
-        var source: EventSource?
+        var source: (any Cancellable)?
         source = loop.every(.milliseconds(5)) {
             ticks += 1
             if ticks == 3 { source?.cancel() }

@@ -3,7 +3,7 @@ import XCTest
 
 /// An object that unexports itself from inside its own handler, as a session's Close() does.
 private final class SelfClosing: BusInterface {
-    var registration: BusRegistration?
+    var registration: (any Cancellable)?
     let interface = InterfaceDescription(name: "org.lensd.Closing1", methods: [.init("Close")])
 
     func call(_ call: MethodCall) -> MethodResult {

@@ -16,6 +16,8 @@ final class TestService: BusInterface, @unchecked Sendable {
     }
 
     let state = Mutex(State())
+    /// The connection Emit sends on (the test's server connection); set once it is exported there.
+    nonisolated(unsafe) weak var connection: BusConnection?
     /// An open file whose fd OpenFile returns: sd-bus dups it into each reply, so it stays ours.
     private let file: FileHandle
     static let fileContents = Array("lensd fd passing\n".utf8)
@@ -85,11 +87,12 @@ final class TestService: BusInterface, @unchecked Sendable {
             return .reply(arguments)
         case ("Emit", let arguments):
             guard let target = arguments.first?.stringValue else { return .error(.invalidArgs("Emit takes a name")) }
+            guard let connection else { return .error(.failed("Emit: no connection to send on")) }
             do {
-                try call.connection.emitSignal(path: Self.path, interface: Self.name, member: "Ping",
+                try connection.emitSignal(path: Self.path, interface: Self.name, member: "Ping",
                                                arguments: [.string("for \(target)"), .bool(true)], destination: target)
-                try call.connection.emitSignal(path: Self.path, interface: Self.name, member: "Ping",
-                                               arguments: [.string("for everyone"), .bool(false)])
+                try connection.emitSignal(path: Self.path, interface: Self.name, member: "Ping",
+                                          arguments: [.string("for everyone"), .bool(false)])
                 return .reply([])
             } catch {
                 return .error(error as? BusError ?? .failed("\(error)"))
