@@ -87,12 +87,24 @@ struct BusTable<Object: AnyObject>: Sendable {
     }
 }
 
+/// What a caller reaches: a method, or a property (read or written).
+enum TableEntry {
+    case method(String)
+    case property(String)
+
+    var name: String {
+        switch self {
+        case .method(let name), .property(let name): name
+        }
+    }
+}
+
 /// A bus object served from its table: every call, property read and write goes through the
 /// table's entry and one access check (`admit`), and a refusal becomes a D-Bus error.
 protocol TableObject: BusInterface {
     static var table: BusTable<Self> { get }
-    /// Lets `access` through for `sender`, answering the caller's uid, or throws NotAuthorized.
-    func admit(_ sender: String, _ access: Access, member: String) throws -> UInt32
+    /// Lets `access` to `entry` through for `sender`, answering the caller's uid, or throws NotAuthorized.
+    func admit(_ sender: String, _ access: Access, to entry: TableEntry) throws -> UInt32
     /// `.claimHolder`'s claim, checked with the call (a refusal is reported as its failure).
     func requireClaim() throws
     /// A call that failed: the SDK's controls also send Failed (`reportsFailure`).
@@ -107,7 +119,7 @@ extension TableObject {
         let uid: UInt32
         do {
             method = try Self.table.method(call.member)
-            uid = try admit(call.sender, method.access, member: call.member)
+            uid = try admit(call.sender, method.access, to: .method(call.member))
         } catch { return .error(BusError.lens(error)) }
         do {
             if method.access == .claimHolder { try requireClaim() }
@@ -122,7 +134,7 @@ extension TableObject {
     func get(property: String, sender: String) throws -> BusValue {
         do {
             let entry = try Self.table.property(property)
-            _ = try admit(sender, entry.access, member: property)
+            _ = try admit(sender, entry.access, to: .property(property))
             return entry.read(self)
         } catch { throw BusError.lens(error) }
     }
@@ -130,7 +142,7 @@ extension TableObject {
     func set(property: String, value: BusValue, sender: String) throws {
         do {
             let entry = try Self.table.property(property)
-            _ = try admit(sender, entry.access, member: property)
+            _ = try admit(sender, entry.access, to: .property(property))
             guard let write = entry.write else {
                 throw BusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(property) is read-only")
             }

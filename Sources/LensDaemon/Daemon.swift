@@ -60,6 +60,7 @@ public enum Daemon {
         let state = URL(fileURLWithPath: configuration.stateDirectory)
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
+        try StateDirectoryCheck.check(state.path)
 
         let identity = DeviceIdentity.load(configuration.identityConfiguration)
         if identity.state == .enrolled {
@@ -76,10 +77,9 @@ public enum Daemon {
             loop: loop, bus: bus, identity: identity, store: store, cameras: CameraCatalog.cameras(for: configuration),
             location: gpsd(configuration, loop: loop), stateDirectory: state))
         let registration = try bus.export(service.manager, at: Lens1.managerPath)
-        // Session numbers are nobody else's business: non-members introspect an empty node.
-        let authorizer = Authorizer(group: configuration.allowedGroup)
-        let introspection = try bus.guardIntrospection(under: Lens1.sessionsPath) { sender in
-            (try? bus.peerUID(sender)).map(authorizer.isAllowed) ?? false
+        // Session numbers are nobody else's business: each caller introspects only the sessions it may use.
+        let introspection = try bus.guardIntrospection(under: Lens1.sessionsPath) { [sessions = service.sessions] sender in
+            sessions.visible(to: sender).map(String.init)
         }
         try bus.requestName(Lens1.busName)
         service.start()

@@ -110,6 +110,7 @@ final class LensService {
         // Certificate expiry and free space change slowly: look every few seconds.
         ports.loop.every(.seconds(5)) { [sources] in sources.refresh() }
         ports.loop.every(min(.seconds(15), configuration.sessionIdleTimeout / 2)) { [sessions] in sessions.closeStale() }
+        ports.loop.every(.seconds(1)) { [sessions] in sessions.closeRevoked() }
         cameras.start()
     }
 

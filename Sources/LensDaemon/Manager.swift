@@ -61,8 +61,8 @@ final class Manager: TableObject {
         ])
 
     /// Members and root: decided on the uid the bus reports for the sender (Authorizer).
-    func admit(_ sender: String, _ access: Access, member: String) throws -> UInt32 {
-        try authorizer.caller(sender, access: access, member: member, bus: bus)
+    func admit(_ sender: String, _ access: Access, to entry: TableEntry) throws -> UInt32 {
+        try authorizer.caller(sender, access: access, member: entry.name, bus: bus)
     }
 
     // MARK: Methods

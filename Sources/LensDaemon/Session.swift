@@ -136,9 +136,19 @@ final class Session: TableObject {
 
     /// The owner, and still allowed to use lensd: membership is re-checked on every call, and a
     /// user no longer allowed loses all their sessions and the camera claim at once.
-    func admit(_ sender: String, _ access: Access, member: String) throws -> UInt32 {
-        guard isOwner(sender) else { throw LensError.notAuthorized("session \(number) belongs to another client") }
-        try context.sessions.requireMembership(uid)
+    func admit(_ sender: String, _ access: Access, to entry: TableEntry) throws -> UInt32 {
+        guard isOwner(sender) else {
+            // Another member's session answers as a missing one (sd-bus's own words), so that no
+            // one learns which sessions exist; a caller who may not use lensd is told so.
+            guard context.sessions.mayUseLensd(sender) else {
+                throw LensError.notAuthorized("session \(number) belongs to another client")
+            }
+            throw BusError("org.freedesktop.DBus.Error.UnknownObject", "Unknown object '\(path)'.")
+        }
+        // A property is answered on the object: its sessions close after the answer, else at once.
+        if case .property = entry { try context.sessions.requireMembership(uid, closing: .afterAnswer) } else {
+            try context.sessions.requireMembership(uid, closing: .now)
+        }
         follow(sender)
         return uid
     }

@@ -32,6 +32,18 @@ final class Sessions {
 
     func of(_ uid: UInt32) -> [Session] { byNumber.values.filter { $0.uid == uid } }
 
+    /// The sessions `sender` may use — its connection's, and its user's persistent ones — by
+    /// number; none for a caller who may not use lensd.
+    func visible(to sender: String) -> [Int] {
+        guard let uid = try? context.bus.peerUID(sender), authorizer.isAllowed(uid: uid) else { return [] }
+        return byNumber.values.filter { $0.owner == sender || ($0.isPersistent && $0.uid == uid) }.map(\.number).sorted()
+    }
+
+    /// Whether `sender` may use lensd at all (root, lensd's user, a member of the group).
+    func mayUseLensd(_ sender: String) -> Bool {
+        (try? context.bus.peerUID(sender)).map(authorizer.isAllowed) ?? false
+    }
+
     /// The session holding the camera claim.
     var holder: Session? { self[host.machine.holder] }
 
@@ -41,6 +53,8 @@ final class Sessions {
     }
 
     // MARK: Opening and closing
+
+    enum Closing { case now, afterAnswer }
 
     func open(owner: String, uid: UInt32, options: [String: BusValue]) throws -> Session {
         let own = of(uid).count
@@ -75,17 +89,28 @@ final class Sessions {
 
     /// Throws NotAuthorized, after closing every session of `uid`, when `uid` may no longer use
     /// lensd (removed from the group since it opened them).
-    func requireMembership(_ uid: UInt32) throws(LensError) {
+    /// `closing`: a property read is answered on its object, so its sessions close after the
+    /// answer (closing them now would make sd-bus answer UnknownObject instead); a method call's
+    /// close at once, before any later call is looked at.
+    func requireMembership(_ uid: UInt32, closing: Closing) throws(LensError) {
         guard !authorizer.isAllowed(uid: uid) else { return }
-        closeSessions(ofRevoked: uid)
+        switch closing {
+        case .now: closeSessions(ofRevoked: uid)
+        case .afterAnswer: loop.confine(self).post { $0.closeSessions(ofRevoked: uid) }
+        }
         throw .notAuthorized("\(Authorizer.userName(uid)) is no longer in group \(configuration.allowedGroup): "
             + "their lensd sessions are closed")
     }
 
-    /// The periodic look: users removed from the group who make no calls lose their sessions (and
-    /// claim) here; persistent sessions, which have no connection to die with, end when left idle.
-    func closeStale() {
+    /// Every second: users removed from the group (gpasswd -d) lose their sessions, their claim,
+    /// a preview streaming to them and a recording (kept, and stopped) even if they make no call.
+    /// The group database is read again only when /etc/group or /etc/passwd changed (Authorizer).
+    func closeRevoked() {
         for uid in Set(byNumber.values.map(\.uid)) where !authorizer.isAllowed(uid: uid) { closeSessions(ofRevoked: uid) }
+    }
+
+    /// The periodic look: persistent sessions, which have no connection to die with, end when left idle.
+    func closeStale() {
         let deadline = clock.monotonic() - configuration.sessionIdleTimeout
         // A recording is activity: a busctl user may record for longer than the timeout between calls.
         for session in Array(byNumber.values) where session.isPersistent && session.lastActivity < deadline

@@ -32,12 +32,21 @@ final class SessionFlowTests: XCTestCase {
         _ = try c.openSession()
     }
 
+    /// Another connection's session answers as one that never existed (issue 35.7), to a
+    /// member; one who may not use lensd is told so.
     func testOnlyTheOwningConnectionMayUseASession() throws {
-        let owner = lensd.client(), other = lensd.client()
+        let owner = lensd.client(), other = lensd.client(), outsider = lensd.client(uid: try TestUsers.uid(TestUsers.outsider))
         let s = try owner.openSession()
-        XCTAssertThrowsError(try other.call(s, "StartCaptureSession")) { XCTAssertEqual($0.shortName, "NotAuthorized") }
-        XCTAssertThrowsError(try other.get(s, "CaptureEnabled")) { XCTAssertEqual($0.shortName, "NotAuthorized") }
+        for attempt in [{ _ = try other.call(s, "StartCaptureSession") }, { _ = try other.get(s, "CaptureEnabled") }] {
+            XCTAssertThrowsError(try attempt()) {
+                XCTAssertEqual($0.shortName, "org.freedesktop.DBus.Error.UnknownObject")
+                XCTAssertEqual("\($0)", "org.freedesktop.DBus.Error.UnknownObject: Unknown object '\(s)'.")
+            }
+        }
+        XCTAssertThrowsError(try outsider.call(s, "StartCaptureSession")) { XCTAssertEqual($0.shortName, "NotAuthorized") }
         XCTAssertEqual(try owner.get(s, "CaptureEnabled").boolValue, true)
+        XCTAssertEqual(lensd.service.sessions.visible(to: other.name), [], "introspection lists another's sessions")
+        XCTAssertEqual(lensd.service.sessions.visible(to: owner.name), [1])
     }
 
     /// A connection-owned session dies with its connection, and so does its claim.

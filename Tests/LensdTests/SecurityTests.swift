@@ -42,13 +42,32 @@ final class SecurityTests: LensdTestCase {
         XCTAssertEqual(try listener.finish(), 0)
         XCTAssertEqual(listener.lines.filter { $0.hasPrefix("signal") }, [], "B received A's signals")
 
+        // Issue 35.7: another member's session answers as a session that never existed, and
+        // introspection lists each member only the sessions it may use.
         let c = try client()
         let session = try c.openSession()
-        let intruder = try peer(["call:\(session):org.lensd.Lens1.Session:BeginCapture",
-                                 "get:\(session):org.lensd.Lens1.Session:Location"], as: TestUsers.secondMember)
+        let missing = "/org/lensd/Lens1/session/999999"
+        let introspect = "org.freedesktop.DBus.Introspectable:Introspect"
+        let intruder = try peer(["open", "call:\(session):org.lensd.Lens1.Session:BeginCapture",
+                                 "get:\(session):org.lensd.Lens1.Session:Location",
+                                 "call:\(missing):org.lensd.Lens1.Session:BeginCapture",
+                                 "call:/org/lensd/Lens1/session:\(introspect)", "call:\(session):\(introspect)"],
+                                as: TestUsers.secondMember)
         XCTAssertEqual(try intruder.finish(), 0)
-        XCTAssertEqual(intruder.lines.count, 2)
-        for line in intruder.lines { XCTAssertTrue(line.contains("org.lensd.Lens1.Error.NotAuthorized"), line) }
+        // One answer per step; an introspection answer spans lines.
+        let answers = intruder.lines.filter { !$0.hasPrefix("signal") }.joined(separator: "\n")
+            .split(separator: /\n(?=(reply|error) )/).map(String.init)
+        XCTAssertEqual(answers.count, 6, "\(answers)")
+        for line in answers[1...3] { XCTAssertTrue(line.contains("org.freedesktop.DBus.Error.UnknownObject"), line) }
+        XCTAssertFalse(answers[1].contains("another client"), "the refusal tells that the session exists: \(answers[1])")
+        let own = try XCTUnwrap(answers[0].split(separator: "/").last.map(String.init))
+        let number = try XCTUnwrap(session.split(separator: "/").last.map(String.init))
+        XCTAssertTrue(answers[4].contains("<node name=\"\(own)\""), "its own session is listed: \(answers[4])")
+        XCTAssertFalse(answers[4].contains("<node name=\"\(number)\""), "another's session is listed: \(answers[4])")
+        XCTAssertFalse(answers[5].contains("org.lensd.Lens1.Session"), "another's session introspects: \(answers[5])")
+        let mine = try c.call("/org/lensd/Lens1/session", "Introspect", interface: "org.freedesktop.DBus.Introspectable")
+        XCTAssertTrue(mine.first?.stringValue?.contains("<node name=\"\(number)\"") == true, "\(mine)")
+        XCTAssertFalse(mine.first?.stringValue?.contains("<node name=\"\(own)\"") == true, "\(mine)")
     }
 
     /// The identity on disk: key 0600, directory 0700, and a restart keeps the same certificate.
@@ -85,6 +104,31 @@ final class SecurityTests: LensdTestCase {
         XCTAssertTrue(afterRemoval.last?.contains("org.freedesktop.DBus.Error.UnknownObject") == true, "\(afterRemoval)")
         let c = try client()
         XCTAssertNoThrow(try c.call(try c.openSession(), "StartCaptureSession"), "the removed member's claim was not released")
+    }
+
+    /// Issue 35.8: a member removed while making no call loses a streaming preview and a
+    /// recording within a second or two, and the recording is kept. (A property read before the
+    /// next look answers NotAuthorized, as a method call does: RevocationFlowTests, in process.)
+    func testARemovedMemberWhoMakesNoCallLosesPreviewAndRecording() throws {
+        let user = TestUsers.revocable
+        try TestUsers.setLensMembership(user, member: true)
+        defer { try? TestUsers.setLensMembership(user, member: true) }
+        let removed = try peer(["open", "start", "preview", "video", "record", "wait:VideoRecordingStarted", "readline",
+                                "get:/org/lensd/Lens1/session/1:org.lensd.Lens1.Session:Location"], as: user)
+        try removed.waitForLine("signal VideoRecordingStarted")
+        try TestUsers.setLensMembership(user, member: false)
+        let removedAt = Date()
+        try waitForLog("is no longer in group lens: closing it", timeout: 30)
+        XCTAssertLessThan(Date().timeIntervalSince(removedAt), 5, "the session outlived the removal")
+        let deadline = Date().addingTimeInterval(60)
+        while storedVideos().isEmpty {
+            guard Date() < deadline else { throw TestToolError("the recording was not kept: \(daemon.log)") }
+            usleep(50_000)
+        }
+        removed.proceed()
+        XCTAssertEqual(try removed.finish(), 0, "\(removed.lines)")
+        let read = try XCTUnwrap(removed.lines.last { $0.contains("get:") })
+        XCTAssertTrue(read.contains("UnknownObject"), "the session is gone: \(read)")
     }
 
     /// Issue 21.4: the policy lets outsiders introspect, so lensd itself must not list the open
