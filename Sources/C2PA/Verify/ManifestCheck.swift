@@ -21,7 +21,7 @@ struct ManifestCheck {
     }
 
     /// `asset`: check the manifest's hard binding against it (the active manifest's, unless an update).
-    func check(_ manifest: Manifest, asset: Asset?, log: inout StatusLog) -> Result {
+    func check(_ manifest: Manifest, asset: (any BoundAsset)?, log: inout StatusLog) -> Result {
         var result = Result(manifest: ManifestSummary(label: manifest.label, isUpdate: manifest.isUpdate))
         let claim: Claim
         do {
@@ -51,7 +51,7 @@ struct ManifestCheck {
 
     /// The hard binding of an update manifest's parent, which covers the asset the update amends;
     /// nothing when the parent's claim does not read (its own check reports that).
-    func checkBinding(ofUpdated manifest: Manifest, asset: Asset, log: inout StatusLog) {
+    func checkBinding(ofUpdated manifest: Manifest, asset: any BoundAsset, log: inout StatusLog) {
         guard let claim = try? manifest.claim() else { return }
         verifyBinding(manifest: manifest, claim: claim, asset: asset, amendedByUpdate: true, log: &log)
     }
@@ -80,7 +80,7 @@ struct ManifestCheck {
         }
     }
 
-    private func verifyBinding(manifest: Manifest, claim: Claim, asset: Asset, amendedByUpdate: Bool, log: inout StatusLog) {
+    private func verifyBinding(manifest: Manifest, claim: Claim, asset: any BoundAsset, amendedByUpdate: Bool, log: inout StatusLog) {
         let bindings = claim.bindingCandidates.compactMap { reference -> (String, JUMBFSuperbox)? in
             guard let label = reference.assertionTarget?.label, HardBindingCheck.isHardBinding(label),
                   let box = manifest.assertion(labeled: label) else { return nil }
