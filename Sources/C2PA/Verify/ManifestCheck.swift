@@ -18,6 +18,9 @@ struct ManifestCheck {
         var metadata: JSONValue?
         /// The manifest's ingredient assertions that read, with their absolute URIs.
         var ingredients: [(url: String, assertion: IngredientAssertion)] = []
+        /// An assertion c2pa-rs cannot decode: it stops loading the manifest there
+        /// (`assertion.required.missing`), and checks no assertion after it.
+        var failsToLoad = false
     }
 
     /// `asset`: check the manifest's hard binding against it (the active manifest's, unless an update).
@@ -76,7 +79,10 @@ struct ManifestCheck {
             } else {
                 log.add(.failure, StatusCode.hashedURIMismatch, "hash does not match assertion data: \(url)", url: absolute)
             }
-            read(box, label: target.label, url: absolute, intact: intact, result: &result, log: &log)
+            read(box, label: target.label, url: absolute, intact: intact, claim: claim, result: &result, log: &log)
+        }
+        if result.failsToLoad {
+            log.add(.failure, StatusCode.assertionRequiredMissing, "Failed to load manifest", url: "self#jumbf=/c2pa/\(manifest.label)")
         }
     }
 
@@ -100,7 +106,8 @@ struct ManifestCheck {
     /// Keeps what the report shows: actions and capture metadata only from intact assertions (a
     /// changed one says nothing to rely on); ingredients and identities even from a changed one,
     /// since c2pa-rs still checks them.
-    private func read(_ box: JUMBFSuperbox, label: String, url: String, intact: Bool, result: inout Result, log: inout StatusLog) {
+    private func read(_ box: JUMBFSuperbox, label: String, url: String, intact: Bool, claim: Claim, result: inout Result,
+                      log: inout StatusLog) {
         switch Labels.base(label) {
         case _ where !intact && ![Labels.ingredient, Labels.identity].contains(Labels.base(label)):
             break
@@ -113,8 +120,12 @@ struct ManifestCheck {
             }
         case Labels.metadata:
             result.metadata = box.content("json").flatMap { try? JSONValue(parsing: $0) }
-        case Labels.identity:
-            result.manifest.identities.append(IdentityCheck(now: now).check(box, url: url, log: &log))
+        case Labels.identity where !result.failsToLoad:
+            if let outcome = IdentityCheck(now: now, claim: claim).check(box, url: url, log: &log) {
+                result.manifest.identities.append(outcome.line)
+            } else {
+                result.failsToLoad = true
+            }
         case Labels.ingredient:
             do {
                 guard let bytes = box.content("cbor") else { throw C2PAError.malformed("no CBOR content") }
