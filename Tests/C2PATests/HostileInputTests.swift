@@ -63,7 +63,7 @@ final class HostileInputTests: XCTestCase {
         let store = JUMBFSuperbox(description: .init(type: .manifestStore, label: "c2pa"), children: manifests.map { .superbox($0) })
         var check = Check()
         check.verify(store: try ManifestStore(jumbf: store.encoded), asset: JPEGHandler.Bytes(bytes: UnsafeRawBufferPointer(start: nil, count: 0), storeRange: 0..<0),
-                     anchors: [], now: Date())
+                     trust: TrustPolicy(), now: Date())
         return check.report()
     }
 

@@ -89,7 +89,7 @@ struct ClaimsAggregationSignature {
     /// claim signature's is but with no TSA trust list (c2pa-rs passes every TSA here).
     private func timeStamp(of cose: COSESign1, payload: [UInt8], url: String, log: inout StatusLog) -> Date? {
         var stampLog = StatusLog()
-        let time = TimeStampCheck(anchors: []).trustedTime(of: cose, payload: payload, url: url, log: &stampLog)
+        let time = TimeStampCheck(trust: TrustPolicy()).trustedTime(of: cose, payload: payload, url: url, log: &stampLog)
         if time != nil {
             log.add(.success, CAWGStatus.icaTimeStampValidated, "Time stamp validated", url: url)
         } else if !stampLog.statuses.isEmpty {

@@ -21,8 +21,8 @@ struct X509IdentitySignature {
     /// One line for the report: the signer and the verdict.
     func check(_ assertion: IdentityAssertion, url: String, log: inout StatusLog) -> String {
         var own = StatusLog()
-        let signer = SignatureCheck(anchors: [], now: now).check(cose: assertion.signature,
-                                                                    payload: assertion.signerPayload.signedBytes, url: url, log: &own)
+        let signer = SignatureCheck(trust: TrustPolicy(), now: now).check(cose: assertion.signature,
+                                                                         payload: assertion.signerPayload.signedBytes, url: url, log: &own)
         for status in own.statuses {
             guard let code = Self.remapped[status.code] else { continue }
             log.add(status.kind, code, status.explanation, url: url)

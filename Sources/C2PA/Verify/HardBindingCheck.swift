@@ -34,6 +34,9 @@ struct HardBindingCheck {
             log.add(.failure, StatusCode.dataHashMalformed, "data hash assertion is malformed: \(error)", url: url)
             return
         }
+        if binding.exclusions.count > 1 {
+            log.add(.informational, StatusCode.dataHashAdditionalExclusions, "extra data hash exclusions found", url: url)
+        }
         if amendedByUpdate { binding.widenStoreExclusion(to: asset.storeRange) }
         let digest: [UInt8]?
         do {
@@ -76,6 +79,11 @@ struct HardBindingCheck {
             return
         }
         let name = binding.name ?? "unnamed"
+        // Only the C2PA box must be excluded; c2pa-rs notes any other exclusion (lensd's standard
+        // ftyp, free, skip, mfra among them), which leaves those boxes unsigned.
+        if binding.exclusions.contains(where: { $0 != BMFFHashAssertion.c2paBoxExclusion }) {
+            log.add(.informational, StatusCode.bmffHashAdditionalExclusions, "extra BMFF hash exclusions found", url: url)
+        }
         do {
             let digest = try asset.bmffHash(exclusions: binding.exclusions, algorithm: binding.algorithm,
                                             offsets: box.label?.split(separator: "__")[0] != Substring(Labels.bmffHash))

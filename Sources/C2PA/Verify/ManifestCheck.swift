@@ -4,10 +4,8 @@ import LensCrypto
 /// Validates one manifest: its claim, signature, signing credential (at the time-stamp's time
 /// when a trusted one is present), every hashed URI, and — given the asset — its hard binding.
 struct ManifestCheck {
-    let anchors: [Certificate]
+    let trust: TrustPolicy
     let now: Date
-    /// Roots trusted for time-stamp authorities only, besides `anchors`.
-    var timeStampAnchors: [Certificate] = []
     /// Manifest label → the time a `c2pa.time-stamp` assertion gives its signature.
     var assertedTimes: [String: TimeStampCheck.TrustedTime] = [:]
     /// The store the manifests come from (c2pa.redacted actions name assertions in it).
@@ -39,7 +37,7 @@ struct ManifestCheck {
         result.manifest.assertions = claim.assertionReferences.compactMap { $0.assertionTarget?.label }
         let url = "self#jumbf=/c2pa/\(manifest.label)/c2pa.signature"
         if let cose = manifest.signatureBox?.content("cbor") {
-            result.manifest.signer = SignatureCheck(anchors: anchors, now: now, timeStampAnchors: timeStampAnchors,
+            result.manifest.signer = SignatureCheck(trust: trust, now: now,
                                                       assertedTime: assertedTimes[manifest.label]).check(cose: cose, payload: claim.bytes, url: url, log: &log)
         } else {
             log.add(.failure, StatusCode.claimSignatureMissing, "claim signature is missing", url: url)

@@ -36,11 +36,10 @@ struct Check {
         }
     }
 
-    mutating func verify(store: ManifestStore, asset: any BoundAsset, anchors: [Certificate], timeStampAnchors: [Certificate] = [], now: Date) {
+    mutating func verify(store: ManifestStore, asset: any BoundAsset, trust: TrustPolicy, now: Date) {
         guard let active = store.activeManifest else { return }
-        let assertedTimes = TimeStampAssertionCheck(anchors: anchors + timeStampAnchors).times(in: store, log: &log)
-        let validation = ManifestCheck(anchors: anchors, now: now, timeStampAnchors: timeStampAnchors, assertedTimes: assertedTimes,
-                                       store: store)
+        let assertedTimes = TimeStampAssertionCheck(trust: trust).times(in: store, log: &log)
+        let validation = ManifestCheck(trust: trust, now: now, assertedTimes: assertedTimes, store: store)
         // An update manifest binds nothing itself: its parent's hard binding covers the asset, and
         // c2pa-rs reports that check with the active manifest's.
         let activeSummary = validation.check(active, asset: active.isUpdate ? nil : asset, log: &log)

@@ -42,6 +42,9 @@ public struct SignerSummary: Sendable {
     public var timeStampAuthority: DistinguishedName?
     /// What a usable stapled OCSP response said; nil when there is none (or it was ignored).
     public var revocation: Revocation? = nil
+    /// The trust list entry the signer's chain reaches (trusted, or withdrawn before the signing
+    /// time); nil when no list names its CA.
+    public var trustListing: TrustListing? = nil
 }
 
 /// One manifest as `verify --detailed` shows it.

@@ -8,15 +8,17 @@ import LensCrypto
 /// credential at a trusted time-stamp's time or now, trust, every hashed URI, the hard binding),
 /// then every ingredient's manifest, with the spec's status codes.
 public struct Verifier: Sendable {
-    public var trustAnchors: [Certificate]
-    /// Roots trusted for time-stamp authorities only (`--tsa-trust-anchor`), besides `trustAnchors`.
-    public var timeStampAnchors: [Certificate]
+    public var trust: TrustPolicy
     public var now: Date
 
-    public init(trustAnchors: [Certificate] = [], timeStampAnchors: [Certificate] = [], now: Date = Date()) {
-        self.trustAnchors = trustAnchors
-        self.timeStampAnchors = timeStampAnchors
+    public init(trust: TrustPolicy, now: Date = Date()) {
+        self.trust = trust
         self.now = now
+    }
+
+    /// `timeStampAnchors`: roots trusted for time-stamp authorities only (`--tsa-trust-anchor`).
+    public init(trustAnchors: [Certificate] = [], timeStampAnchors: [Certificate] = [], now: Date = Date()) {
+        self.init(trust: TrustPolicy(anchors: trustAnchors, timeStampAnchors: timeStampAnchors), now: now)
     }
 
     /// Throws `C2PAError.noManifest` when the JPEG has no store and `.unsupported`/`.malformed`
@@ -58,7 +60,7 @@ public struct Verifier: Sendable {
             return try open { bytes, asset in
                 var check = Check()
                 guard let store = check.parse(bytes) else { return check.report() }
-                check.verify(store: store, asset: asset, anchors: trustAnchors, timeStampAnchors: timeStampAnchors, now: now)
+                check.verify(store: store, asset: asset, trust: trust, now: now)
                 return check.report()
             }
         } catch C2PAError.malformed(let why) {
