@@ -97,4 +97,6 @@ public struct TrustListing: Sendable, Equatable {
     public var service: String?
     public var status: String
     public var since: Date?
+
+    public var isTrusted: Bool { ServiceStatus(uri: status, since: since).isTrusted }
 }

@@ -80,6 +80,7 @@ struct ManifestCheck {
             read(box, label: target.label, url: absolute, intact: intact, claim: claim, result: &result, log: &log)
         }
         if result.failsToLoad {
+            result.manifest.loads = false
             log.add(.failure, StatusCode.assertionRequiredMissing, "Failed to load manifest", url: "self#jumbf=/c2pa/\(manifest.label)")
         }
     }

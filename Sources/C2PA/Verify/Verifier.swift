@@ -61,7 +61,9 @@ public struct Verifier: Sendable {
                 var check = Check()
                 guard let store = check.parse(bytes) else { return check.report() }
                 check.verify(store: store, asset: asset, trust: trust, now: now)
-                return check.report()
+                var report = check.report()
+                (report.store, report.storeBytes) = (store, bytes)
+                return report
             }
         } catch C2PAError.malformed(let why) {
             var check = Check()
