@@ -8,8 +8,8 @@ import Foundation
 /// c2pa-rs (`CAWGStatus.isToleratedFailure`).
 struct IdentityCheck {
     let now: Date
-    /// The claim whose assertions the signer payload must reference (c2pa-rs's partial claim).
-    let claim: Claim
+    /// The claim's assertion references, which the signer payload's must be among (c2pa-rs's partial claim).
+    let claimReferences: [HashedURI]
 
     struct Outcome {
         /// One line for the report: the signature type, who signed, and the verdict.
@@ -47,7 +47,7 @@ struct IdentityCheck {
     /// a hard binding among them; none twice.
     private func checkReferences(_ payload: SignerPayload, url: String, log: inout StatusLog) {
         for reference in payload.referencedAssertions {
-            let match = claim.assertionReferences.first { $0.url == reference.url || Self.relative($0.url) == reference.url }
+            let match = claimReferences.first { $0.url == reference.url || Self.relative($0.url) == reference.url }
             if match?.hash != reference.hash {
                 log.add(.failure, CAWGStatus.assertionMismatch, match == nil ? "referenced assertion not in claim"
                     : "referenced assertion's hash differs from the claim's", url: url)
@@ -68,5 +68,18 @@ struct IdentityCheck {
         guard let start = url.range(of: "/c2pa/"),
               let end = url[start.upperBound...].firstIndex(of: "/") else { return url }
         return url.replacingCharacters(in: start.lowerBound...end, with: "")
+    }
+}
+
+/// One CAWG identity assertion checked on its own, for tools and fuzzing: what lensd reports of
+/// the assertion's CBOR inside a claim that references exactly `claimReferences`.
+public enum CAWGIdentity {
+    /// The statuses, and whether the assertion loads at all (c2pa-rs fails the manifest when not).
+    public static func validate(assertion cbor: [UInt8], claimReferences: [HashedURI] = [], now: Date = Date())
+        -> (loads: Bool, statuses: [ValidationStatus]) {
+        let box = JUMBFSuperbox(description: JUMBFDescription(type: .cbor, label: Labels.identity), children: [.content(type: "cbor", payload: cbor)])
+        var log = StatusLog()
+        let outcome = IdentityCheck(now: now, claimReferences: claimReferences).check(box, url: "self#jumbf=/c2pa/fuzz/c2pa.assertions/cawg.identity", log: &log)
+        return (outcome != nil, log.statuses)
     }
 }

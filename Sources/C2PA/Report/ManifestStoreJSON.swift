@@ -53,8 +53,10 @@ public enum ManifestStoreJSON {
             guard let label = reference.assertionTarget?.label, let box = manifest.assertion(labeled: label) else { continue }
             let parts = label.split(separator: "__", maxSplits: 1).map(String.init)
             switch Labels.base(label) {
-            case Labels.dataHash, Labels.boxesHash, Labels.bmffHash where !label.hasPrefix(Labels.bmffHash + ".v"):
-                // c2pa-rs hides these bindings by their exact labels; a .v2/.v3 BMFF hash it shows.
+            case Labels.dataHash, Labels.boxesHash:
+                continue
+            case Labels.bmffHash where !label.hasPrefix(Labels.bmffHash + ".v"):
+                // c2pa-rs hides the bindings by their exact labels: a .v2/.v3 BMFF hash it shows.
                 continue
             case Labels.ingredient:
                 if let ingredient = ReportJSON.content(box, bytes: bytes) { ingredients.append(Self.ingredient(ingredient, label: label, manifest: manifest.label)) }

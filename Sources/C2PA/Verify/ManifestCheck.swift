@@ -120,7 +120,7 @@ struct ManifestCheck {
         case Labels.metadata:
             result.metadata = box.content("json").flatMap { try? JSONValue(parsing: $0) }
         case Labels.identity where !result.failsToLoad:
-            if let outcome = IdentityCheck(now: now, claim: claim).check(box, url: url, log: &log) {
+            if let outcome = IdentityCheck(now: now, claimReferences: claim.assertionReferences).check(box, url: url, log: &log) {
                 result.manifest.identities.append(outcome.line)
             } else {
                 result.failsToLoad = true
