@@ -9,21 +9,26 @@ public struct NameAttribute: Sendable, Equatable {
     /// `name` is borrowed.
     static func all(in name: OpaquePointer) -> [NameAttribute] {
         (0..<X509_NAME_entry_count(name)).compactMap { index in
-            guard let entry = X509_NAME_get_entry(name, index), let data = X509_NAME_ENTRY_get_data(entry),
+            guard let entry = X509_NAME_get_entry(name, index), let value = text(of: entry),
                   let object = X509_NAME_ENTRY_get_object(entry) else { return nil }
-            var utf8: UnsafeMutablePointer<UInt8>?
-            let length = ASN1_STRING_to_UTF8(&utf8, data)
-            guard length >= 0, let utf8 else {
-                ERR_clear_error()
-                return nil
-            }
-            defer { lens_OPENSSL_free(utf8) }
             let nid = OBJ_obj2nid(object)
             let key = nid != NID_undef ? OBJ_nid2sn(nid).map { String(cString: $0) } : nil
-            return NameAttribute(key: key ?? ASN1Object.text(object, numeric: true),
-                                 value: String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self))
+            return NameAttribute(key: key ?? ASN1Object.text(object, numeric: true), value: value)
         }
     }
+}
+
+/// A name entry's value as UTF-8, whatever ASN.1 string type it is stored in; `entry` is borrowed.
+func text(of entry: OpaquePointer) -> String? {
+    guard let data = X509_NAME_ENTRY_get_data(entry) else { return nil }
+    var utf8: UnsafeMutablePointer<UInt8>?
+    let length = ASN1_STRING_to_UTF8(&utf8, data)
+    guard length >= 0, let utf8 else {
+        ERR_clear_error()
+        return nil
+    }
+    defer { lens_OPENSSL_free(utf8) }
+    return String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self)
 }
 
 extension Certificate {
