@@ -21,6 +21,8 @@ let package = Package(
         .executableTarget(name: "fuzz-tsa-reply", dependencies: [.product(name: "LensCrypto", package: "lensd")]),
         .executableTarget(name: "fuzz-jpeg", dependencies: [.product(name: "C2PA", package: "lensd")]),
         .executableTarget(name: "fuzz-bmff", dependencies: [.product(name: "C2PA", package: "lensd")]),
+        .executableTarget(name: "fuzz-cawg", dependencies: [.product(name: "C2PA", package: "lensd")]),
+        .executableTarget(name: "fuzz-trust-list", dependencies: [.product(name: "C2PA", package: "lensd")]),
         .executableTarget(name: "fuzz-cascade", dependencies: [.product(name: "LensFace", package: "lensd")]),
         .executableTarget(name: "fuzz-catalog", dependencies: [.product(name: "LensFace", package: "lensd")]),
         .executableTarget(name: "fuzz-bus-reader", dependencies: [.product(name: "LensBus", package: "lensd")]),

@@ -15,7 +15,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-ALL_TARGETS=(fuzz-cbor fuzz-jumbf fuzz-cose fuzz-certificate fuzz-ocsp fuzz-tsa-reply fuzz-jpeg fuzz-bmff fuzz-cascade fuzz-catalog fuzz-bus-reader)
+source "$ROOT/fuzz/targets.sh"
 FLAGS=(--package-path "$ROOT/fuzz" --scratch-path "$ROOT/.build-fuzz" -c debug
        --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 

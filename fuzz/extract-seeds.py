@@ -8,6 +8,7 @@ CORPUS/<target>/NAME.<part>:
   fuzz-cbor         the claim, every CBOR assertion, the COSE_Sign1, its protected header
   fuzz-cose         the COSE_Sign1 (the c2pa.signature box's cbor content)
   fuzz-certificate  every x5chain certificate (DER), and CHAIN.pem as text when given
+  fuzz-cawg         every CAWG identity assertion's CBOR (cawg.identity)
 Used by fuzz/make-seeds.sh; needs cbor2 (the project venv has it).
 """
 import os
@@ -99,6 +100,8 @@ def main(argv):
                 cbor = content(achildren, "cbor")
                 if cbor is not None:
                     write("fuzz-cbor", f"{alabel}.cbor", cbor)
+                    if alabel.split("__")[0] == "cawg.identity":
+                        write("fuzz-cawg", f"{alabel}.cbor", cbor)
         elif kind == "c2cl":
             write("fuzz-cbor", f"{label}.cbor", content(children, "cbor"))
         elif kind == "c2cs":

@@ -51,6 +51,17 @@ ref "$TMP/c2pa-python.jpg" "$TMP/c2pa-python-update.jpg" --key "$TMP/p256/leaf.p
   --parent "$TMP/c2pa-python.jpg" --update
 "$PY" "$ORACLE/rewrite_manifest.py" "$TMP/c2pa-python.jpg" "$TMP/c2pa-python-rewritten.jpg" --key "$TMP/p256/leaf.pk8" \
   --indefinite-cbor --explicit-nulls --relative-uris >/dev/null
+# CAWG identities (fuzz-cawg): an X.509 one, and identity claims aggregation credentials (did:jwk,
+# a did:web issuer, no validFrom, a validUntil, a non-zero pad1).
+"$PY" "$ORACLE/rewrite_manifest.py" "$TMP/c2pa-python.jpg" "$TMP/c2pa-python-x509-identity.jpg" --key "$TMP/p256/leaf.pk8" \
+  --cawg-identity "$TMP/p256/leaf.pem" >/dev/null
+ica() { "$PY" "$ORACLE/rewrite_manifest.py" "$TMP/c2pa-python.jpg" "$TMP/c2pa-python-ica-$1.jpg" --key "$TMP/p256/leaf.pk8" \
+          --cawg-ica "$2" "${@:3}" >/dev/null; }
+ica jwk '{}'
+ica web '{"issuer": "did:web:lensd-test.invalid"}'
+ica dates '{"valid_from": null, "valid_until": "future"}'
+ica pad '{}' --identity-shape '{"pad1": "01"}'
+
 coproc TSA { exec "$PY" "$ORACLE/local_tsa.py" "$TMP/tsa"; }
 read -r _ tsa_url <&"${TSA[0]}"
 ref "$TMP/in.jpg" "$TMP/c2pa-python-stamped.jpg" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" --tsa-url "$tsa_url"
@@ -62,7 +73,9 @@ ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=30 -frames:v 3 -c:v mjpeg -q
 ref "$TMP/in.mp4" "$TMP/c2pa-python.mp4" --key "$TMP/p256/leaf.pk8" --chain "$TMP/p256/chain.pem" --when 2026-11-29T12:00:00Z
 "$MAKE_SEED" "$TMP/mjpeg.mp4" "$TMP/lensd.mp4" --key "$TMP/p384/leaf.pk8" --chain "$TMP/p384/chain.pem" >/dev/null
 
-mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-tsa-reply,fuzz-jpeg,fuzz-bmff,fuzz-cascade,fuzz-catalog}
+mkdir -p "$CORPUS"/{fuzz-cbor,fuzz-jumbf,fuzz-cose,fuzz-certificate,fuzz-tsa-reply,fuzz-jpeg,fuzz-bmff,fuzz-cawg,fuzz-trust-list,fuzz-cascade,fuzz-catalog}
+# Trust lists and trust settings (fuzz-trust-list): made up in the official list's shape.
+"$PY" "$ROOT/fuzz/make-trust-list-seeds.py" "$CORPUS/fuzz-trust-list"
 # Cascades (fuzz-cascade): the frontal-face file's layout with made-up numbers, and malformed variants.
 "$PY" "$ROOT/fuzz/make-cascade-seeds.py" "$CORPUS"
 # Catalogs (fuzz-catalog): po/ compiled by msgfmt, little-endian as msgfmt writes, one big-endian, and a truncated one.
@@ -80,7 +93,7 @@ cp "$TMP/exif.jpg" "$CORPUS/fuzz-jpeg/unsigned-exif-foreign-app11.jpg"
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" c2pa-python-v1 "$TMP/c2pa-python-v1.jpg"
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" c2pa-python-p384 "$TMP/c2pa-python-p384.jpg" "$TMP/p384/chain.pem"
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" lensd "$TMP/lensd.jpg"
-for shape in ps256 edit update rewritten stamped; do
+for shape in ps256 edit update rewritten stamped x509-identity ica-jwk ica-web ica-dates ica-pad; do
   "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" "c2pa-python-$shape" "$TMP/c2pa-python-$shape.jpg"
 done
 "$PY" "$ROOT/fuzz/extract-seeds.py" "$CORPUS" lensd-p384 "$TMP/lensd-p384.jpg"

@@ -62,18 +62,8 @@ public struct DistinguishedName: Sendable, Equatable {
 
     private static func firstValue(of nid: Int32, in name: OpaquePointer) -> String? {
         let index = X509_NAME_get_index_by_NID(name, nid, -1)
-        guard index >= 0,
-              let entry = X509_NAME_get_entry(name, index),
-              let data = X509_NAME_ENTRY_get_data(entry)
-        else { return nil }
-        var utf8: UnsafeMutablePointer<UInt8>?
-        let length = ASN1_STRING_to_UTF8(&utf8, data)
-        guard length >= 0, let utf8 else {
-            ERR_clear_error()
-            return nil
-        }
-        defer { lens_OPENSSL_free(utf8) }
-        return String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self)
+        guard index >= 0, let entry = X509_NAME_get_entry(name, index) else { return nil }
+        return text(of: entry)
     }
 
     /// A new X509_NAME the caller must free.

@@ -20,6 +20,13 @@ public final class PublicKey: Sendable, Equatable {
         try self.init(owning: key)
     }
 
+    /// An Ed25519 key from its 32 raw bytes (RFC 8032), as a JWK or a DID carries it.
+    public convenience init(ed25519 raw: [UInt8]) throws {
+        guard raw.count == 32 else { throw CryptoError(operation: "read Ed25519 key", reason: "\(raw.count) bytes, not 32") }
+        // SubjectPublicKeyInfo: SEQUENCE { SEQUENCE { OID 1.3.101.112 }, BIT STRING { 0 unused bits, key } }.
+        try self.init(subjectPublicKeyInfoDER: [0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x03, 0x21, 0x00] + raw)
+    }
+
     /// nil when not EC or not one of the three curves.
     public var curve: EllipticCurve? {
         EllipticCurve(key: key)

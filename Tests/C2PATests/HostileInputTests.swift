@@ -62,8 +62,8 @@ final class HostileInputTests: XCTestCase {
     private static func verify(_ manifests: [JUMBFSuperbox]) throws -> VerificationReport {
         let store = JUMBFSuperbox(description: .init(type: .manifestStore, label: "c2pa"), children: manifests.map { .superbox($0) })
         var check = Check()
-        check.verify(store: try ManifestStore(jumbf: store.encoded), asset: .jpeg(bytes: UnsafeRawBufferPointer(start: nil, count: 0), storeLocation: 0..<0),
-                     anchors: [], now: Date())
+        check.verify(store: try ManifestStore(jumbf: store.encoded), asset: JPEGHandler.Bytes(bytes: UnsafeRawBufferPointer(start: nil, count: 0), storeRange: 0..<0),
+                     trust: TrustPolicy(), now: Date())
         return check.report()
     }
 

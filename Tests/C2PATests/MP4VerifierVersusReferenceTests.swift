@@ -24,6 +24,17 @@ final class MP4VerifierVersusReferenceTests: XCTestCase {
         }
     }
 
+    /// c2pa-rs notes every BMFF exclusion beyond the C2PA box (informational), on its own files
+    /// and on lensd's, which exclude the standard ftyp, free, skip and mfra too.
+    func testAdditionalExclusionsAreNoted() throws {
+        let codes: Set<String> = [StatusCode.bmffHashAdditionalExclusions, StatusCode.bmffHashMatch]
+        for file in [try referenceSigned(.mjpeg), try lensdSigned(.h264MoovLast)] {
+            let report = try assertVerifiersAgree(on: file, anchors: [pki.root], expect: "Trusted", file.lastPathComponent,
+                                                  alsoComparing: codes)
+            XCTAssertTrue(report.statuses.contains { $0.code == StatusCode.bmffHashAdditionalExclusions && $0.kind == .informational })
+        }
+    }
+
     func testTamperedCopies() throws {
         let signed = [try referenceSigned(.h264MoovLast), try referenceSigned(.mjpeg),
                       try lensdSigned(.h264MoovLast), try lensdSigned(.h264MoovFirst)]

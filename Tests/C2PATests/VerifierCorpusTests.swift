@@ -54,6 +54,22 @@ final class VerifierCorpusTests: XCTestCase {
         try agree(on: tmp.file("mismatch.jpg"), anchors: [p384.root], expect: "Invalid", "ES384 key under a PS384 header")
     }
 
+    // MARK: Which anchors make a signer trusted
+
+    /// c2pa-rs's rule: an anchor must have issued a certificate of the chain. The root and the
+    /// intermediate do; the leaf itself (the first certificate of `lensctl trust-anchor --chain`)
+    /// does not make its own signature trusted.
+    func testTheLeafAsATrustAnchorDoesNotTrustItself() throws {
+        let file = try ReferenceSigner.sign(input: vga, output: tmp.file("signed.jpg"), pki: pki)
+        try agree(on: file, anchors: [pki.root], expect: "Trusted", "the root as anchor")
+        try agree(on: file, anchors: [pki.dir.appendingPathComponent("inter1.pem")], expect: "Trusted", "the intermediate as anchor")
+        try agree(on: file, anchors: [pki.leaf], expect: "Valid", "the leaf as anchor")
+        try agree(on: file, anchors: [pki.chain], expect: "Trusted", "leaf and intermediate as anchors")
+        let lensd = tmp.file("lensd.jpg")
+        try LensdSigning.sign(vga, into: lensd, pki: pki)
+        try agree(on: lensd, anchors: [pki.leaf], expect: "Valid", "lensd's file, the leaf as anchor")
+    }
+
     // MARK: Claim versions
 
     func testClaimV1AndV2() throws {

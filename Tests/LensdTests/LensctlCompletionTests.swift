@@ -24,7 +24,7 @@ final class LensctlCompletionTests: XCTestCase {
 
     func testCompletionOffersCommandsOptionsAndValues() throws {
         let cases: [([String], String)] = [
-            (["lensctl", ""], "status devices capture record watch set verify trust-anchor preview outbox detect-faces face-capture results fetch rm enroll --help"),
+            (["lensctl", ""], "status devices capture record watch set verify trust-anchor trust-list preview outbox detect-faces face-capture results fetch rm enroll --help"),
             (["lensctl", "enroll", ""], "request install status"),
             (["lensctl", "enroll", "request", "--"], "--subject --dns --bus --json --help"),
             (["lensctl", "face-capture", "--camera-"], "--camera-facing"),
@@ -47,6 +47,8 @@ final class LensctlCompletionTests: XCTestCase {
             (["lensctl", "fetch", "-"], "-o --force --bus --json --help"),
             (["lensctl", "rm", "--"], "--bus --json --help"),
             (["lensctl", "verify", "--d"], "--detailed"),
+            (["lensctl", "verify", "--tr"], "--trust-anchor --trust-list --trust-config --tree"),
+            (["lensctl", "trust-list", ""], "show"),
         ]
         let script = root.file("usr/share/bash-completion/completions/lensctl").path
         for (words, expected) in cases {

@@ -4,7 +4,8 @@ reference no longer writes but must still read (hand-written CBOR), for lensd's 
 
 Usage:
   rewrite_manifest.py IN OUT --key PKCS8_PEM [--indefinite-cbor] [--explicit-nulls] [--relative-uris]
-                      [--plain-bmff-hash] [--cawg-identity CERT_PEM] [--actions JSON]
+                      [--plain-bmff-hash] [--cawg-identity CERT_PEM] [--cawg-ica SPEC] [--identity-shape JSON]
+                      [--actions JSON]
 
 --indefinite-cbor  the claim's claim_generator_info becomes an indefinite-length map and its
                    created_assertions an indefinite-length array (what older c2pa-rs wrote)
@@ -20,14 +21,29 @@ Usage:
 --cawg-identity    adds a CAWG identity assertion (cawg.identity, sig_type cawg.x509.cose) whose
                    COSE_Sign1 over the signer payload (referencing the hard binding) is signed with
                    --key, x5chain = CERT_PEM alone (the room in the pad allows one certificate)
+--cawg-ica SPEC    adds a CAWG identity assertion of sig_type cawg.identity_claims_aggregation: a W3C
+                   verifiable credential (JSON) in a COSE_Sign1 signed with Ed25519 by its issuer, a
+                   did:jwk made for it. SPEC (JSON, every key optional) bends it: "issuer" (another
+                   DID, e.g. did:web:… or did:key:…), "signer": "stranger" (signed by another key),
+                   "alg" (COSE alg, default -8), "content_type" (default "application/vc"; null:
+                   none), "tagged" (false: no tag 18), "payload": "not-json", "valid_from" /
+                   "valid_until": "past" | "future" | null (absent; valid_from defaults to past),
+                   "asset_hash": "wrong" (c2paAsset names another hash than the signer payload),
+                   "credential" (a JSON object merged over the credential; a null value drops a key)
+--identity-shape JSON  changes the added identity assertion's CBOR map: {"pad1": HEX, "pad2": HEX,
+                   "sig_type": S, "reference_hash": HEX (the signer payload's first reference),
+                   "rename": {"signer_payload": "other_name"}}
 
 Every assertion hash in the claim is recomputed and the claim signed again with --key (the
 algorithm stays the protected header's: ES256/384/512, PS256/384/512 or Ed25519). The COSE
 unprotected `pad` absorbs the size change, so the store keeps its size and position and the
-hard binding stays true; a time-stamp is dropped (it stamped the old signature). JPEG (APP11)
-and MP4 (C2PA uuid box) inputs. Exit 1 with a message on failure.
+hard binding stays true; a time-stamp is dropped (it stamped the old signature). When a JPEG's
+store no longer fits (a credential is larger than the pad), its APP11 segments grow and the data
+hash's exclusion with them. JPEG (APP11) and MP4 (C2PA uuid box) inputs. Exit 1 with a message on
+failure.
 """
 import argparse
+import base64
 import hashlib
 import json
 import struct
@@ -159,30 +175,113 @@ def relabel(box, label):
     d.payload = d.payload[:17] + label.encode() + d.payload[17 + len(old):]
 
 
-def identity_box(key, cert_pem, binding):
-    """A cawg.identity assertion superbox: an X.509 COSE signature over the signer payload."""
+def binding_reference(binding):
+    return {"url": f"self#jumbf=c2pa.assertions/{binding.label}", "hash": hashlib.sha256(binding.body()).digest()}
+
+
+def identity_box(content, shape):
+    """A cawg.identity assertion superbox holding `content`, bent by --identity-shape."""
+    for k in ("pad1", "pad2"):
+        if k in shape:
+            content[k] = bytes.fromhex(shape[k])
+    if "sig_type" in shape:
+        content["signer_payload"]["sig_type"] = shape["sig_type"]
+    if "reference_hash" in shape:
+        content["signer_payload"]["referenced_assertions"][0]["hash"] = bytes.fromhex(shape["reference_hash"])
+    for old, new in shape.get("rename", {}).items():
+        content[new] = content.pop(old)
+    label = b"cawg.identity"
+    jumd = b"cbor" + bytes.fromhex("00110010800000aa00389b71") + b"\x03" + label + b"\0"
+    return Box(b"jumb", Box(b"jumd", jumd).encoded() + Box(b"cbor", enc(content)).encoded())
+
+
+def x509_identity(key, cert_pem, binding):
+    """An X.509 COSE signature over the signer payload (referencing the hard binding)."""
     from cryptography import x509
     from cryptography.hazmat.primitives.serialization import Encoding
     der = x509.load_pem_x509_certificate(open(cert_pem, "rb").read()).public_bytes(Encoding.DER)
-    payload = {"referenced_assertions": [{"url": f"self#jumbf=c2pa.assertions/{binding.label}",
-                                          "hash": hashlib.sha256(binding.body()).digest()}],
-               "sig_type": "cawg.x509.cose"}
+    payload = {"referenced_assertions": [binding_reference(binding)], "sig_type": "cawg.x509.cose"}
     alg = {256: -7, 384: -35, 521: -36}[key.curve.key_size]
     protected = enc({1: alg, 33: der})
     signature = sign(key, alg, enc(["Signature1", protected, b"", enc(payload)]))
-    content = enc({"signer_payload": payload, "signature": enc(cbor2.CBORTag(18, [protected, {}, None, signature])),
-                   "pad1": b""})
-    label = b"cawg.identity"
-    jumd = b"cbor" + bytes.fromhex("00110010800000aa00389b71") + b"\x03" + label + b"\0"
-    return Box(b"jumb", Box(b"jumd", jumd).encoded() + Box(b"cbor", content).encoded())
+    return {"signer_payload": payload, "signature": enc(cbor2.CBORTag(18, [protected, {}, None, signature])),
+            "pad1": b""}
 
 
-def add_identity(assertions, claim, key, cert_pem):
-    binding = next(b for b in assertions.children[1:] if b.label.startswith("c2pa.hash."))
-    box = identity_box(key, cert_pem, binding)
-    assertions.children.append(box)
+def did_jwk(public_key):
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    raw = public_key.public_bytes(Encoding.Raw, PublicFormat.Raw)
+    x = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+    jwk = json.dumps({"kty": "OKP", "crv": "Ed25519", "x": x}, separators=(",", ":")).encode()
+    return "did:jwk:" + base64.urlsafe_b64encode(jwk).decode()
+
+
+def ica_identity(spec, issuer_key, stranger_key, binding):
+    """An identity claims aggregation credential (W3C VC 2.0 in COSE), per --cawg-ica's SPEC."""
+    import datetime
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    when = {"past": now - datetime.timedelta(days=30), "future": now + datetime.timedelta(days=30)}
+    stamp = lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ")
+    reference = binding_reference(binding)
+    asset_hash = reference["hash"] if spec.get("asset_hash") != "wrong" else hashlib.sha256(b"another").digest()
+    credential = {
+        "@context": ["https://www.w3.org/ns/credentials/v2", "https://cawg.io/identity/1.1/ica/context/"],
+        "type": ["VerifiableCredential", "IdentityClaimsAggregationCredential"],
+        "issuer": spec.get("issuer") or did_jwk(issuer_key.public_key()),
+        "credentialSubject": {
+            "verifiedIdentities": [{"type": "cawg.social_media", "username": "lensd-test",
+                                    "uri": "https://social.example/lensd-test", "verifiedAt": stamp(now),
+                                    "provider": {"id": "https://social.example", "name": "Example Social"}}],
+            "c2paAsset": {"referenced_assertions": [{"url": reference["url"],
+                                                     "hash": base64.b64encode(asset_hash).decode()}],
+                          "sig_type": "cawg.identity_claims_aggregation"}},
+    }
+    for key, default in (("valid_from", "past"), ("valid_until", None)):
+        moment = spec.get(key, default)
+        if moment:
+            credential["validFrom" if key == "valid_from" else "validUntil"] = stamp(when[moment])
+    for k, v in spec.get("credential", {}).items():
+        if v is None:
+            credential.pop(k, None)
+        else:
+            credential[k] = v
+    payload = b"{not json" if spec.get("payload") == "not-json" else json.dumps(credential).encode()
+    header = {1: spec.get("alg", -8)}
+    content_type = spec.get("content_type", "application/vc")
+    if content_type is not None:
+        header[3] = content_type
+    protected = enc(header)
+    signer = stranger_key if spec.get("signer") == "stranger" else issuer_key
+    signature = signer.sign(enc(["Signature1", protected, b"", payload]))
+    cose = [protected, {}, payload, signature]
+    return {"signer_payload": {"referenced_assertions": [reference], "sig_type": "cawg.identity_claims_aggregation"},
+            "signature": enc(cbor2.CBORTag(18, cose) if spec.get("tagged", True) else cose), "pad1": b""}
+
+
+def add_identity(assertions, claim, build, shape):
+    """Adds the identity `build(binding)` makes; returns how to make it again over a changed binding."""
+    assertions.children.append(identity_box(build(hard_binding(assertions)), shape))
     listing = "gathered_assertions" if "created_assertions" in claim else "assertions"
     claim.setdefault(listing, []).append({"url": "self#jumbf=c2pa.assertions/cawg.identity", "hash": b""})
+
+    def rebuild():
+        box = identity_box(build(hard_binding(assertions)), shape)
+        assertions.children[-1] = box
+    return rebuild
+
+
+def hard_binding(assertions):
+    return next(b for b in assertions.children[1:] if b.label.startswith("c2pa.hash."))
+
+
+def app11_segments(store, chunk=65000):
+    """The store as JPEG XT APP11 segments (box instance 0x0211, as c2pa-rs writes them)."""
+    out, seq = b"", 1
+    for i in range(0, len(store), chunk):
+        piece = (store[:8] if seq > 1 else b"") + store[i:i + chunk]
+        out += b"\xff\xeb" + struct.pack(">H", 2 + 8 + len(piece)) + b"JP" + struct.pack(">HI", 0x0211, seq) + piece
+        seq += 1
+    return out
 
 
 def hashed_uris(v):
@@ -218,6 +317,25 @@ def sign(key, alg, message):
     return r.to_bytes(size, "big") + s.to_bytes(size, "big")
 
 
+def grown_jpeg(data, pieces, assertions, sealed):
+    """The JPEG with its APP11 segments rebuilt around a larger store: the data hash keeps one
+    exclusion, the segments, and hashes what is outside them."""
+    first, end = pieces[0][0] - 12, pieces[-1][0] + pieces[-1][1]
+    outside = data[:first] + data[end:]
+    binding = hard_binding(assertions)
+    if not binding.label.startswith("c2pa.hash.data"):
+        raise SystemExit("rewrite_manifest.py: only a c2pa.hash.data store can grow")
+    m = cbor2.loads(binding.content().payload)
+    m["hash"] = hashlib.sha256(outside).digest()
+    for _ in range(4):  # the exclusion's length may change the store's size: settle in a few rounds
+        segments = app11_segments(sealed(0))
+        if m["exclusions"] == [{"start": first, "length": len(segments)}]:
+            return outside[:first] + segments + outside[first:]
+        m["exclusions"] = [{"start": first, "length": len(segments)}]
+        binding.content().payload = enc(m)
+    raise SystemExit("rewrite_manifest.py: the grown store's size does not settle")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("input")
@@ -228,6 +346,8 @@ def main(argv=None):
     ap.add_argument("--relative-uris", action="store_true")
     ap.add_argument("--plain-bmff-hash", action="store_true")
     ap.add_argument("--cawg-identity", metavar="CERT_PEM")
+    ap.add_argument("--cawg-ica", metavar="SPEC")
+    ap.add_argument("--identity-shape", metavar="JSON", default="{}")
     ap.add_argument("--actions", metavar="JSON")
     a = ap.parse_args(argv)
     from cryptography.hazmat.primitives import serialization
@@ -269,50 +389,65 @@ def main(argv=None):
 
     claim = cbor2.loads(claim_box.content().payload)
     label = manifest.label
+    shape = json.loads(a.identity_shape)
+    rebuild_identity = lambda: None
     if a.cawg_identity:
-        add_identity(assertions, claim, key, a.cawg_identity)
+        rebuild_identity = add_identity(assertions, claim, lambda b: x509_identity(key, a.cawg_identity, b), shape)
+    if a.cawg_ica is not None:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+        spec, issuer, stranger = json.loads(a.cawg_ica), Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+        rebuild_identity = add_identity(assertions, claim, lambda b: ica_identity(spec, issuer, stranger, b), shape)
     lists = [k for k in ("created_assertions", "gathered_assertions", "assertions") if k in claim]
     for k in lists:
         for ref in claim[k]:
             name = ref["url"].rsplit("/", 1)[-1]
             if name in renamed:
-                name = renamed[name]
-                ref["url"] = ref["url"].rsplit("/", 1)[0] + "/" + name
-            ref["hash"] = hashlib.sha256(assertions.child(name).body()).digest()
-            if a.relative_uris:
-                ref["url"] = f"self#jumbf=c2pa/{label}/c2pa.assertions/{name}"
+                ref["url"] = ref["url"].rsplit("/", 1)[0] + "/" + renamed[name]
     if a.relative_uris and "signature" in claim:
         claim["signature"] = f"self#jumbf=c2pa/{label}/c2pa.signature"
-    if a.indefinite_cbor:
-        if isinstance(claim.get("claim_generator_info"), dict):
-            claim["claim_generator_info"] = IndefiniteMap(claim["claim_generator_info"])
-        claim[lists[0]] = IndefiniteList(claim[lists[0]])
-    claim_box.content().payload = enc(claim)
 
     cose = cbor2.loads(signature_box.content().payload)
     protected, unprotected = cose.value[0], dict(cose.value[1])
     alg = cbor2.loads(protected)[1]
-    to_be_signed = enc(["Signature1", protected, b"", claim_box.content().payload])
     unprotected.pop("sigTst2", None)
     unprotected.pop("sigTst", None)
-    signature = sign(key, alg, to_be_signed)
-    pad = len(unprotected.get("pad", b""))
-    for _ in range(4):  # the pad's own length header may change width: settle in a few rounds
+
+    def sealed(pad):
+        """The store with the identity made over the binding as it is, every claim hash recomputed,
+        signed again, `pad` bytes of COSE padding."""
+        rebuild_identity()
+        for k in lists:
+            for ref in claim[k]:
+                name = ref["url"].rsplit("/", 1)[-1]
+                ref["hash"] = hashlib.sha256(assertions.child(name).body()).digest()
+                if a.relative_uris:
+                    ref["url"] = f"self#jumbf=c2pa/{label}/c2pa.assertions/{name}"
+        if a.indefinite_cbor:
+            if isinstance(claim.get("claim_generator_info"), dict):
+                claim["claim_generator_info"] = IndefiniteMap(claim["claim_generator_info"])
+            claim[lists[0]] = IndefiniteList(claim[lists[0]])
+        claim_box.content().payload = enc(claim)
+        signature = sign(key, alg, enc(["Signature1", protected, b"", claim_box.content().payload]))
         unprotected["pad"] = bytes(pad)
         signature_box.content().payload = enc(cbor2.CBORTag(18, [protected, unprotected, None, signature]))
-        grown = len(store.encoded()) - len(store_bytes)
-        if grown == 0:
+        return store.encoded()
+
+    pad = len(unprotected.get("pad", b""))
+    for _ in range(4):  # the pad's own length header may change width: settle in a few rounds
+        new_store = sealed(pad)
+        grown = len(new_store) - len(store_bytes)
+        if grown == 0 or pad - grown < 0:
             break
         pad -= grown
-        if pad < 0:
-            raise SystemExit("rewrite_manifest.py: the rewritten manifest does not fit the original's pad")
-    new_store = store.encoded()
-    if len(new_store) != len(store_bytes):
-        raise SystemExit("rewrite_manifest.py: could not keep the store's size")
-    off = 0
-    for start, n in pieces:
-        data[start:start + n] = new_store[off:off + n]
-        off += n
+    if len(new_store) == len(store_bytes):
+        off = 0
+        for start, n in pieces:
+            data[start:start + n] = new_store[off:off + n]
+            off += n
+    elif data[:2] == b"\xff\xd8":
+        data = grown_jpeg(bytes(data), pieces, assertions, sealed)
+    else:
+        raise SystemExit("rewrite_manifest.py: the rewritten manifest does not fit the original's pad")
     with open(a.output, "wb") as f:
         f.write(data)
     print(a.output)

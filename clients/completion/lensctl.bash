@@ -10,12 +10,12 @@ _lensctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     local words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 
-    local commands="status devices capture record watch set verify trust-anchor preview outbox detect-faces face-capture results fetch rm enroll"
+    local commands="status devices capture record watch set verify trust-anchor trust-list preview outbox detect-faces face-capture results fetch rm enroll"
     local common="--bus --json --help"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--tsa-trust-anchor|--size|--fps|--quality|--frames|--cascade|--thumbnail|--subject|--dns|--camera-facing|--min-*|--max-*|--candidate-selection-ms|--detection-rectangle) ((i++)) ;;
+            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--tsa-trust-anchor|--trust-list|--tsa-trust-list|--trust-config|--extract|--size|--fps|--quality|--frames|--cascade|--thumbnail|--subject|--dns|--camera-facing|--min-*|--max-*|--candidate-selection-ms|--detection-rectangle) ((i++)) ;;
             -*) ;;
             *) command=${words[i]}; break ;;
         esac
@@ -28,7 +28,8 @@ _lensctl() {
         --flash) COMPREPLY=($(compgen -W "off on auto" -- "$cur")); return ;;
         --camera-facing) COMPREPLY=($(compgen -W "front back" -- "$cur")); return ;;
         --min-*|--max-*|--candidate-selection-ms|--detection-rectangle) return ;;
-        -o|--trust-anchor|--tsa-trust-anchor|--cascade|--thumbnail) _lensctl_files "$cur"; return ;;
+        -o|--trust-anchor|--tsa-trust-anchor|--trust-list|--tsa-trust-list|--trust-config|--cascade|--thumbnail) _lensctl_files "$cur"; return ;;
+        --extract) compopt -o dirnames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --zoom|--accuracy|--timeout|--count|--duration|--fps|--quality|--frames|--subject|--dns) return ;;
         --size) COMPREPLY=($(compgen -W "320x240 640x480 1280x720" -- "$cur")); return ;;
     esac
@@ -41,6 +42,15 @@ _lensctl() {
     case $command in
         status|devices|results) COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
         trust-anchor) COMPREPLY=($(compgen -W "--chain $common" -- "$cur")) ;;
+        trust-list)
+            # "show" once, right after "trust-list"; then the list file.
+            if [[ $cur != -* && $prev == trust-list ]]; then
+                COMPREPLY=($(compgen -W "show" -- "$cur"))
+            elif [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "$common" -- "$cur"))
+            else
+                _lensctl_files "$cur"
+            fi ;;
         capture)
             COMPREPLY=($(compgen -W "-o --camera --flash --zoom --accuracy --thumbnail --timeout --force $common" -- "$cur")) ;;
         record) COMPREPLY=($(compgen -W "-o --duration --timeout --camera --accuracy --force $common" -- "$cur")) ;;
@@ -64,7 +74,7 @@ _lensctl() {
         preview) COMPREPLY=($(compgen -W "--size --fps --quality -o --frames --duration --force $common" -- "$cur")) ;;
         verify)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--trust-anchor --tsa-trust-anchor --require-trusted --detailed $common" -- "$cur"))
+                COMPREPLY=($(compgen -W "--trust-anchor --tsa-trust-anchor --trust-list --tsa-trust-list --trust-config --require-trusted --detailed --crjson --manifest-json --certs --tree --info --extract $common" -- "$cur"))
             else
                 _lensctl_files "$cur"
             fi ;;

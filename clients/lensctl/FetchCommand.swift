@@ -1,3 +1,4 @@
+import C2PA
 import Foundation
 import LensClient
 
@@ -28,7 +29,7 @@ enum FetchCommand: Command {
         guard let stored = results.first(where: { $0.name == name }) else {
             throw CommandFailure(.failed, "you have no result named \(name); see lensctl results")
         }
-        let (path, info) = try OutputFile.write(to: target, name: name, fileExtension: stored.isVideo ? "mp4" : "jpg",
+        let (path, info) = try OutputFile.write(to: target, name: name, fileExtension: (AssetFormat(mediaType: stored.mime) ?? .jpeg).fileExtension,
                                                 overwrite: force) { file in
             let info = try Connection.client { () throws(LensClientError) in try camera.fetchResult(name, into: file) }
             let sha256 = try SHA256Hex.of(file, path: "result \(name)")

@@ -5,7 +5,7 @@ import LensClient
 enum LensCtl {
     static let commands: [any Command.Type] = [
         StatusCommand.self, DevicesCommand.self, CaptureCommand.self, RecordCommand.self, WatchCommand.self, SetCommand.self,
-        VerifyCommand.self, TrustAnchorCommand.self, PreviewCommand.self, OutboxCommand.self, DetectFacesCommand.self,
+        VerifyCommand.self, TrustAnchorCommand.self, TrustListCommand.self, PreviewCommand.self, OutboxCommand.self, DetectFacesCommand.self,
         ResultsCommand.self, FetchCommand.self, RemoveCommand.self, EnrollCommand.self, FaceCaptureCommand.self,
     ]
 

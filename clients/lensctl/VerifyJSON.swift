@@ -116,6 +116,13 @@ struct VerifyJSON: Encodable {
         }
     }
 
+    /// The trust list entry the signer's CA is on: `status` is its status at the signing time.
+    struct TrustListEntry: Encodable {
+        var list: String
+        var entity: String
+        var status: String
+    }
+
     struct Location: Encodable {
         var latitude: Double
         var longitude: Double
@@ -131,6 +138,7 @@ struct VerifyJSON: Encodable {
     var claim_version: Int?
     var claim_generator: String?
     var signature_info: SignatureInfo?
+    var trust_list: TrustListEntry?
     var when: String?
     var location: Location?
     var device: String?
@@ -152,6 +160,7 @@ struct VerifyJSON: Encodable {
         claim_version = report.claimVersion
         claim_generator = report.claimGenerator
         signature_info = report.signer.map(SignatureInfo.init)
+        trust_list = report.signer?.trustListing.map { TrustListEntry(list: $0.list, entity: $0.entity, status: $0.status) }
         when = report.captureTime
         location = report.location.map { Location(latitude: $0.latitude, longitude: $0.longitude, accuracy_m: $0.accuracy) }
         device = report.device

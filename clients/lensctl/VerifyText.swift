@@ -21,6 +21,7 @@ enum HumanReport {
         }
         if let signer = report.signer {
             lines.append("  signer:  \(signer.subject.oneLine) (issued by \(signer.issuer.oneLine))")
+            if let listing = signer.trustListing { lines.append("  listed:  " + listingLine(listing)) }
             lines.append("  time:    " + timeStampLine(signer))
             if let revocation = signer.revocation { lines.append("  OCSP:    " + revocationLine(revocation)) }
         }
@@ -47,6 +48,14 @@ enum HumanReport {
             return "not time-stamped: turns Invalid after \(Output.iso8601(signer.notAfter))"
         }
         return "time-stamped \(Output.iso8601(stamp)) by \(signer.timeStampAuthority?.oneLine ?? "an unnamed TSA")"
+    }
+
+    /// The entity and the list that vouch for the signer's CA, or that withdrew it.
+    static func listingLine(_ listing: TrustListing) -> String {
+        let since = listing.since.map { " since \(Output.iso8601($0))" } ?? ""
+        return listing.isTrusted
+            ? "\(listing.entity) on \(listing.list)"
+            : "\(listing.entity) on \(listing.list): \(listing.status.uppercased())\(since), before the signing time"
     }
 
     /// What the OCSP response stapled to the signature says about the signer's certificate.

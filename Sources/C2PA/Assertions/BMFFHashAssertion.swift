@@ -40,10 +40,12 @@ public struct BMFFHashAssertion: Assertion {
         }
     }
 
+    /// The one exclusion a BMFF hash needs: the C2PA uuid boxes.
+    public static let c2paBoxExclusion = Exclusion(xpath: "/uuid", data: [.init(offset: 8, value: ContentProvenanceBox.uuid)])
+
     /// The exclusions c2pa-rs writes (FORMAT.md §6.2): C2PA uuid boxes, ftyp, mfra, free, skip.
     public static let standardExclusions: [Exclusion] = [
-        Exclusion(xpath: "/uuid", data: [.init(offset: 8, value: ContentProvenanceBox.uuid)]),
-        Exclusion(xpath: "/ftyp"), Exclusion(xpath: "/mfra"), Exclusion(xpath: "/free"), Exclusion(xpath: "/skip"),
+        c2paBoxExclusion, Exclusion(xpath: "/ftyp"), Exclusion(xpath: "/mfra"), Exclusion(xpath: "/free"), Exclusion(xpath: "/skip"),
     ]
 
     public var exclusions: [Exclusion]

@@ -11,6 +11,8 @@ public struct COSESign1: Sendable {
     public let protectedBytes: [UInt8]
     public let protectedHeader: CBOR
     public let unprotectedHeader: CBOR
+    /// The payload when it is carried inside (a CAWG credential); nil when detached (a claim).
+    public let payload: [UInt8]?
     public let signature: [UInt8]
 
     /// Signs `payload` (the claim bytes) and returns the encoded, tagged COSE_Sign1; with a
@@ -84,6 +86,7 @@ public struct COSESign1: Sendable {
         self.protectedBytes = protectedBytes
         self.protectedHeader = protectedBytes.isEmpty ? .map([]) : try CBORDecoder.decode(protectedBytes)
         self.unprotectedHeader = parts[1]
+        self.payload = parts[2].bytesValue
         self.signature = signature
     }
 

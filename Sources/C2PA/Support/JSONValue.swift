@@ -15,7 +15,7 @@ public enum JSONValue: Sendable, Equatable, Encodable {
         self.init(any: try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
     }
 
-    private init(any: Any) {
+    init(any: Any) {
         // Containers first: asking whether an array is a String or an NSNumber bridges the
         // whole array to Objective-C, at every level — quadratic in the depth.
         switch any {

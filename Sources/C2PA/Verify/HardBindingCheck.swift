@@ -1,13 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LensCrypto
 
 /// Checks a hard-binding assertion against the asset: `c2pa.hash.data` on a JPEG,
 /// `c2pa.hash.bmff` (plain v1, .v2, .v3) on ISO-BMFF.
 struct HardBindingCheck {
     let claimAlgorithm: DigestAlgorithm
-    let asset: Asset
+    let asset: any BoundAsset
     /// An update manifest was added after this binding was made: the store grew past its exclusion.
     var amendedByUpdate = false
 
@@ -37,18 +34,25 @@ struct HardBindingCheck {
             log.add(.failure, StatusCode.dataHashMalformed, "data hash assertion is malformed: \(error)", url: url)
             return
         }
-        guard case .jpeg(let bytes, let storeLocation) = asset else {
-            log.add(.failure, StatusCode.dataHashMismatch, "lensd checks c2pa.hash.data on JPEG files only", url: url)
+        if binding.exclusions.count > 1 {
+            log.add(.informational, StatusCode.dataHashAdditionalExclusions, "extra data hash exclusions found", url: url)
+        }
+        if amendedByUpdate { binding.widenStoreExclusion(to: asset.storeRange) }
+        let digest: [UInt8]?
+        do {
+            digest = try asset.dataHash(excluding: binding.exclusions, algorithm: binding.algorithm)
+        } catch {
+            // A format that has no data hash (an MP4) says so: the asset stays unbound.
+            log.add(.failure, StatusCode.dataHashMismatch, "\(error)", url: url)
             return
         }
-        if amendedByUpdate { binding.widenStoreExclusion(to: storeLocation) }
         // The exclusion must be exactly the store: anything else leaves bytes unsigned or hides a move.
         let excluded = binding.exclusions.map { $0.start..<($0.start + $0.length) }
-        if !excluded.contains(storeLocation) {
+        if !excluded.contains(asset.storeRange) {
             log.add(.failure, StatusCode.dataHashMismatch,
                     "data hash exclusion does not match the manifest location in the asset", url: url)
         }
-        guard let digest = DataHash.compute(bytes, excluding: binding.exclusions, algorithm: binding.algorithm) else {
+        guard let digest else {
             log.add(.failure, StatusCode.dataHashMismatch, "data hash exclusions are out of range", url: url)
             return
         }
@@ -75,13 +79,14 @@ struct HardBindingCheck {
             return
         }
         let name = binding.name ?? "unnamed"
+        // Only the C2PA box must be excluded; c2pa-rs notes any other exclusion (lensd's standard
+        // ftyp, free, skip, mfra among them), which leaves those boxes unsigned.
+        if binding.exclusions.contains(where: { $0 != BMFFHashAssertion.c2paBoxExclusion }) {
+            log.add(.informational, StatusCode.bmffHashAdditionalExclusions, "extra BMFF hash exclusions found", url: url)
+        }
         do {
-            guard case .bmff(let path, let boxes) = asset else {
-                throw C2PAError.unsupported("lensd checks c2pa.hash.bmff on ISO-BMFF files only")
-            }
-            let file = try POSIXFile(path: path, flags: O_RDONLY)
-            let digest = try BMFFHasher.digest(of: file, boxes: boxes, exclusions: binding.exclusions, algorithm: binding.algorithm,
-                                               offsets: box.label?.split(separator: "__")[0] != Substring(Labels.bmffHash))
+            let digest = try asset.bmffHash(exclusions: binding.exclusions, algorithm: binding.algorithm,
+                                            offsets: box.label?.split(separator: "__")[0] != Substring(Labels.bmffHash))
             guard digest == binding.hash else { throw C2PAError.malformed("BMFF file level hash mismatch") }
             log.add(.success, StatusCode.bmffHashMatch, "data hash valid", url: url)
         } catch {

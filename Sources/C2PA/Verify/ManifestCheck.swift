@@ -4,10 +4,8 @@ import LensCrypto
 /// Validates one manifest: its claim, signature, signing credential (at the time-stamp's time
 /// when a trusted one is present), every hashed URI, and — given the asset — its hard binding.
 struct ManifestCheck {
-    let anchors: [Certificate]
+    let trust: TrustPolicy
     let now: Date
-    /// Roots trusted for time-stamp authorities only, besides `anchors`.
-    var timeStampAnchors: [Certificate] = []
     /// Manifest label → the time a `c2pa.time-stamp` assertion gives its signature.
     var assertedTimes: [String: TimeStampCheck.TrustedTime] = [:]
     /// The store the manifests come from (c2pa.redacted actions name assertions in it).
@@ -18,10 +16,13 @@ struct ManifestCheck {
         var metadata: JSONValue?
         /// The manifest's ingredient assertions that read, with their absolute URIs.
         var ingredients: [(url: String, assertion: IngredientAssertion)] = []
+        /// An assertion c2pa-rs cannot decode: it stops loading the manifest there
+        /// (`assertion.required.missing`), and checks no assertion after it.
+        var failsToLoad = false
     }
 
     /// `asset`: check the manifest's hard binding against it (the active manifest's, unless an update).
-    func check(_ manifest: Manifest, asset: Asset?, log: inout StatusLog) -> Result {
+    func check(_ manifest: Manifest, asset: (any BoundAsset)?, log: inout StatusLog) -> Result {
         var result = Result(manifest: ManifestSummary(label: manifest.label, isUpdate: manifest.isUpdate))
         let claim: Claim
         do {
@@ -36,7 +37,7 @@ struct ManifestCheck {
         result.manifest.assertions = claim.assertionReferences.compactMap { $0.assertionTarget?.label }
         let url = "self#jumbf=/c2pa/\(manifest.label)/c2pa.signature"
         if let cose = manifest.signatureBox?.content("cbor") {
-            result.manifest.signer = SignatureCheck(anchors: anchors, now: now, timeStampAnchors: timeStampAnchors,
+            result.manifest.signer = SignatureCheck(trust: trust, now: now,
                                                       assertedTime: assertedTimes[manifest.label]).check(cose: cose, payload: claim.bytes, url: url, log: &log)
         } else {
             log.add(.failure, StatusCode.claimSignatureMissing, "claim signature is missing", url: url)
@@ -51,7 +52,7 @@ struct ManifestCheck {
 
     /// The hard binding of an update manifest's parent, which covers the asset the update amends;
     /// nothing when the parent's claim does not read (its own check reports that).
-    func checkBinding(ofUpdated manifest: Manifest, asset: Asset, log: inout StatusLog) {
+    func checkBinding(ofUpdated manifest: Manifest, asset: any BoundAsset, log: inout StatusLog) {
         guard let claim = try? manifest.claim() else { return }
         verifyBinding(manifest: manifest, claim: claim, asset: asset, amendedByUpdate: true, log: &log)
     }
@@ -76,11 +77,15 @@ struct ManifestCheck {
             } else {
                 log.add(.failure, StatusCode.hashedURIMismatch, "hash does not match assertion data: \(url)", url: absolute)
             }
-            read(box, label: target.label, url: absolute, intact: intact, result: &result, log: &log)
+            read(box, label: target.label, url: absolute, intact: intact, claim: claim, result: &result, log: &log)
+        }
+        if result.failsToLoad {
+            result.manifest.loads = false
+            log.add(.failure, StatusCode.assertionRequiredMissing, "Failed to load manifest", url: "self#jumbf=/c2pa/\(manifest.label)")
         }
     }
 
-    private func verifyBinding(manifest: Manifest, claim: Claim, asset: Asset, amendedByUpdate: Bool, log: inout StatusLog) {
+    private func verifyBinding(manifest: Manifest, claim: Claim, asset: any BoundAsset, amendedByUpdate: Bool, log: inout StatusLog) {
         let bindings = claim.bindingCandidates.compactMap { reference -> (String, JUMBFSuperbox)? in
             guard let label = reference.assertionTarget?.label, HardBindingCheck.isHardBinding(label),
                   let box = manifest.assertion(labeled: label) else { return nil }
@@ -100,7 +105,8 @@ struct ManifestCheck {
     /// Keeps what the report shows: actions and capture metadata only from intact assertions (a
     /// changed one says nothing to rely on); ingredients and identities even from a changed one,
     /// since c2pa-rs still checks them.
-    private func read(_ box: JUMBFSuperbox, label: String, url: String, intact: Bool, result: inout Result, log: inout StatusLog) {
+    private func read(_ box: JUMBFSuperbox, label: String, url: String, intact: Bool, claim: Claim, result: inout Result,
+                      log: inout StatusLog) {
         switch Labels.base(label) {
         case _ where !intact && ![Labels.ingredient, Labels.identity].contains(Labels.base(label)):
             break
@@ -113,8 +119,12 @@ struct ManifestCheck {
             }
         case Labels.metadata:
             result.metadata = box.content("json").flatMap { try? JSONValue(parsing: $0) }
-        case Labels.identity:
-            result.manifest.identities.append(IdentityCheck(now: now).check(box, url: url, log: &log))
+        case Labels.identity where !result.failsToLoad:
+            if let outcome = IdentityCheck(now: now, claimReferences: claim.assertionReferences).check(box, url: url, log: &log) {
+                result.manifest.identities.append(outcome.line)
+            } else {
+                result.failsToLoad = true
+            }
         case Labels.ingredient:
             do {
                 guard let bytes = box.content("cbor") else { throw C2PAError.malformed("no CBOR content") }

@@ -3,12 +3,10 @@ import LensCrypto
 
 /// A COSE_Sign1 over a detached payload (a claim, or a CAWG identity's signer payload), checked
 /// as c2pa-rs checks a claim signature: algorithm, x5chain, the certificate profile, the
-/// signature, validity at a trusted time-stamp's time or now, and trust in the anchors.
+/// signature, validity at a trusted time-stamp's time or now, and trust (`TrustPolicy`).
 struct SignatureCheck {
-    let anchors: [Certificate]
+    let trust: TrustPolicy
     let now: Date
-    /// Roots trusted for time-stamp authorities only, besides `anchors`.
-    var timeStampAnchors: [Certificate] = []
     /// From a later update's `c2pa.time-stamp` assertion: the signature's validity is judged at
     /// it when the signature carries no time-stamp of its own. c2pa-rs 0.91 still judges the
     /// chain's trust at the present time then.
@@ -39,17 +37,17 @@ struct SignatureCheck {
             return nil
         }
         // A trusted time-stamp says when the claim was signed; without one, validity is judged now.
-        let ownStamp = TimeStampCheck(anchors: anchors + timeStampAnchors).trustedTime(of: cose, payload: payload, url: url, log: &log)
+        let ownStamp = TimeStampCheck(trust: trust).trustedTime(of: cose, payload: payload, url: url, log: &log)
         let stamp = ownStamp ?? assertedTime
         let stampTime = ownStamp?.time
         let signingTime = stamp?.time ?? now
-        let revocation = StapledOCSPCheck(anchors: anchors, now: now, signingTime: stampTime).check(cose, chain: chain, url: url, log: &log)
+        let revocation = StapledOCSPCheck(trust: trust, now: now, signingTime: stampTime).check(cose, chain: chain, url: url, log: &log)
         // Like c2pa-rs, every check runs even after one fails, so a report lists all that is wrong.
-        let summary = SignerSummary(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore,
+        var summary = SignerSummary(subject: leaf.subject, issuer: leaf.issuer, notBefore: leaf.notBefore,
                                     notAfter: leaf.notAfter, algorithm: algorithm.rawValue, timeStamp: stamp?.time,
                                     timeStampAuthority: stamp?.authority, revocation: revocation)
         let keyMatches = algorithm.matches(leaf.publicKey)
-        let violation = keyMatches ? SigningCertificateProfile.violation(leaf) : nil
+        let violation = keyMatches ? SigningCertificateProfile.violation(leaf, allowedExtendedKeyUsages: trust.signerExtendedKeyUsages) : nil
         if !keyMatches {
             log.add(.failure, StatusCode.signingCredentialInvalid, "certificate key does not match \(algorithm.rawValue)", url: url)
         } else if let violation {
@@ -76,11 +74,17 @@ struct SignatureCheck {
         } else if !inside {
             log.add(.failure, StatusCode.signingCredentialExpired, "certificate expired or not yet valid at \(signingTime)", url: url)
             log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: outside its validity", url: url)
-        } else if let reason = ChainVerifier.verify(leaf: leaf, intermediates: Array(chain.dropFirst()),
-                                                    anchors: anchors, at: stampTime ?? stamp.map { _ in now }) {
-            log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: \(reason)", url: url)
         } else {
-            log.add(.success, StatusCode.signingCredentialTrusted, "signing certificate trusted, found in trust list", url: url)
+            switch trust.evaluate(leaf: leaf, intermediates: Array(chain.dropFirst()), signingTime: signingTime,
+                                  chainTime: stampTime ?? stamp.map { _ in now }) {
+            case .trusted(let listing):
+                summary.trustListing = listing
+                let source = listing.map { "\($0.entity) on \($0.list)" } ?? "a trust anchor"
+                log.add(.success, StatusCode.signingCredentialTrusted, "signing certificate trusted, found in trust list (\(source))", url: url)
+            case .untrusted(let reason, let listing):
+                summary.trustListing = listing
+                log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: \(reason)", url: url)
+            }
         }
         return summary
     }

@@ -10,7 +10,7 @@ import LensCrypto
 /// `signingCredential.ocsp.revoked`: the file is Invalid; c2pa-rs 0.91.3 still judges the chain's
 /// trust, and so does lensd).
 struct StapledOCSPCheck {
-    let anchors: [Certificate]
+    let trust: TrustPolicy
     let now: Date
     /// A trusted time-stamp's time, when the signature has one: the answers are judged at it.
     let signingTime: Date?
@@ -44,7 +44,7 @@ struct StapledOCSPCheck {
 
     private func issuer(of chain: [Certificate]) -> Certificate? {
         if chain.count >= 2 { return chain[1] }
-        return chain.first.flatMap { leaf in anchors.first { $0.subject == leaf.issuer } }
+        return chain.first.flatMap { leaf in trust.responderAnchors(at: signingTime ?? now).first { $0.subject == leaf.issuer } }
     }
 
     /// The first answer that settles the question, else whether any said revoked (c2pa-rs keeps
@@ -86,7 +86,7 @@ struct StapledOCSPCheck {
         if response.certificates.count == 1, signerChain.count >= 2, responder.issuer == signerIssuer.subject {
             path = Array(signerChain.dropFirst())
         }
-        return ChainVerifier.verify(leaf: responder, intermediates: path, anchors: anchors, at: signingTime) == nil
+        return ChainVerifier.verify(leaf: responder, intermediates: path, anchors: trust.responderAnchors(at: at), at: signingTime) == nil
     }
 }
 

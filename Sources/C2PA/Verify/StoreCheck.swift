@@ -1,14 +1,6 @@
 import Foundation
 import LensCrypto
 
-/// The signed asset as the hard-binding checks read it.
-enum Asset {
-    /// A JPEG in memory (valid while the check runs) and where its manifest store sits in it.
-    case jpeg(bytes: UnsafeRawBufferPointer, storeLocation: Range<Int>)
-    /// An ISO-BMFF file, read again from disk when hashed.
-    case bmff(path: String, boxes: [BMFFBox])
-}
-
 /// Statuses as a check finds them, in order.
 struct StatusLog {
     var statuses: [ValidationStatus] = []
@@ -44,11 +36,10 @@ struct Check {
         }
     }
 
-    mutating func verify(store: ManifestStore, asset: Asset, anchors: [Certificate], timeStampAnchors: [Certificate] = [], now: Date) {
+    mutating func verify(store: ManifestStore, asset: any BoundAsset, trust: TrustPolicy, now: Date) {
         guard let active = store.activeManifest else { return }
-        let assertedTimes = TimeStampAssertionCheck(anchors: anchors + timeStampAnchors).times(in: store, log: &log)
-        let validation = ManifestCheck(anchors: anchors, now: now, timeStampAnchors: timeStampAnchors, assertedTimes: assertedTimes,
-                                       store: store)
+        let assertedTimes = TimeStampAssertionCheck(trust: trust).times(in: store, log: &log)
+        let validation = ManifestCheck(trust: trust, now: now, assertedTimes: assertedTimes, store: store)
         // An update manifest binds nothing itself: its parent's hard binding covers the asset, and
         // c2pa-rs reports that check with the active manifest's.
         let activeSummary = validation.check(active, asset: active.isUpdate ? nil : asset, log: &log)

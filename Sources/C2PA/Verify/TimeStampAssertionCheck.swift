@@ -8,7 +8,7 @@ import LensCrypto
 /// that does not check out only gives no time (c2pa-rs 0.91.3 reports nothing for it, though its
 /// later source logs `assertion.timestamp.malformed`); an assertion that does not parse is that failure.
 struct TimeStampAssertionCheck {
-    let anchors: [Certificate]
+    let trust: TrustPolicy
 
     /// Manifest label → the trusted time a time-stamp assertion gives it.
     func times(in store: ManifestStore, log: inout StatusLog) -> [String: TimeStampCheck.TrustedTime] {
@@ -25,7 +25,7 @@ struct TimeStampAssertionCheck {
                     var tokenLog = StatusLog()
                     guard let label = pair.key.textValue, let token = pair.value.bytesValue,
                           let signature = store.manifest(labeled: label)?.signatureBox?.content("cbor"),
-                          let trusted = TimeStampCheck(anchors: anchors).trustedTime(token: token, over: signature, url: url, log: &tokenLog)
+                          let trusted = TimeStampCheck(trust: trust).trustedTime(token: token, over: signature, url: url, log: &tokenLog)
                     else { continue }
                     times[label] = trusted
                 }

@@ -3,11 +3,12 @@ import LensCrypto
 
 /// The RFC 3161 time-stamp in a claim signature's unprotected header (`sigTst2`, or v1 `sigTst`),
 /// checked as c2pa-rs checks it: token signature, message imprint over the countersigned bytes,
-/// TSA certificate with EKU timeStamping chaining to a trust anchor at genTime (with no trust
-/// anchors at all there is nothing to check it against, and c2pa-rs counts it trusted). Every
+/// TSA certificate with EKU timeStamping chaining to a trust anchor, or a listed CA trusted, at
+/// genTime (with no trust anchors at all there is nothing to check it against, and c2pa-rs
+/// counts it trusted). Every
 /// problem is informational; only a stamp that passes all of it moves the signing time.
 struct TimeStampCheck {
-    let anchors: [Certificate]
+    let trust: TrustPolicy
 
     /// A stamp that verified from a trusted TSA: its genTime, and who vouches for it.
     struct TrustedTime {
@@ -53,7 +54,7 @@ struct TimeStampCheck {
         }
         log.add(.success, StatusCode.timeStampValidated, "timestamp message digest matched", url: url)
         let tsa = token.certificates[0]
-        guard anchors.isEmpty || token.trustProblem(anchors: anchors) == nil else {
+        guard !trust.trustsTimeStampAuthorities || token.trustProblem(anchors: trust.timeStampAnchors(at: token.genTime)) == nil else {
             log.add(.informational, StatusCode.timeStampUntrusted, "timestamp cert untrusted: \(tsa.subject.oneLine)", url: url)
             return nil
         }

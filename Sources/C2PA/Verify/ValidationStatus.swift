@@ -42,6 +42,9 @@ public enum StatusCode {
     public static let ingredientManifestMissing = "ingredient.manifest.missing"
     public static let ingredientMalformed = "assertion.ingredient.malformed"
     public static let generalError = "general.error"
+    public static let assertionRequiredMissing = "assertion.required.missing"
+    public static let dataHashAdditionalExclusions = "assertion.dataHash.additionalExclusionsPresent"
+    public static let bmffHashAdditionalExclusions = "assertion.bmffHash.additionalExclusionsPresent"
 }
 
 public struct ValidationStatus: Sendable, Equatable, Codable {
@@ -67,12 +70,12 @@ public enum ValidationState: String, Sendable, Codable {
 
     /// c2pa-rs's rule: Valid needs a validated signature inside its validity and no failure but an
     /// untrusted signer, in the active manifest or any ingredient's; Trusted is Valid with a
-    /// trusted signer and no failure at all. A CAWG X.509 identity's failure concerns that identity:
-    /// it keeps the file from Trusted, not from Valid.
+    /// trusted signer and no failure at all. A CAWG X.509 identity's (or its signer payload's) failure
+    /// concerns that identity: it keeps the file from Trusted, not from Valid (`CAWGStatus`).
     init(statuses: [ValidationStatus], ingredientFailures: [ValidationStatus] = []) {
         let codes = Set(statuses.map(\.code))
         let failures = Set((statuses.filter { $0.kind == .failure } + ingredientFailures).map(\.code))
-        let intolerable = failures.filter { $0 != StatusCode.signingCredentialUntrusted && !$0.hasPrefix(IdentityCheck.toleratedPrefix) }
+        let intolerable = failures.filter { $0 != StatusCode.signingCredentialUntrusted && !CAWGStatus.isToleratedFailure($0) }
         guard codes.contains(StatusCode.claimSignatureValidated),
               codes.contains(StatusCode.claimSignatureInsideValidity),
               intolerable.isEmpty

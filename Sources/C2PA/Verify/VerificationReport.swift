@@ -17,6 +17,9 @@ public struct VerificationReport: Sendable {
     public var metadata: JSONValue?
     /// Every manifest in the chain: the active one first, then its ingredients', depth first.
     public var manifests: [ManifestSummary] = []
+    /// The manifest store as read, and its bytes (the JUMBF), for reports that show all of it.
+    public var store: ManifestStore?
+    public var storeBytes: [UInt8]?
 
     public var failures: [ValidationStatus] { statuses.filter { $0.kind == .failure } }
     public var ingredientFailures: [ValidationStatus] {
@@ -42,6 +45,9 @@ public struct SignerSummary: Sendable {
     public var timeStampAuthority: DistinguishedName?
     /// What a usable stapled OCSP response said; nil when there is none (or it was ignored).
     public var revocation: Revocation? = nil
+    /// The trust list entry the signer's chain reaches (trusted, or withdrawn before the signing
+    /// time); nil when no list names its CA.
+    public var trustListing: TrustListing? = nil
 }
 
 /// One manifest as `verify --detailed` shows it.
@@ -58,6 +64,8 @@ public struct ManifestSummary: Sendable {
     public var ingredients: [IngredientSummary] = []
     /// One line per CAWG identity assertion: its signature type and, for X.509, signer and verdict.
     public var identities: [String] = []
+    /// False when c2pa-rs could not load the manifest (an assertion that does not decode).
+    public var loads = true
 }
 
 public struct IngredientSummary: Sendable {

@@ -12,12 +12,19 @@ enum ManifestRewriter {
     }
 
     /// `identity`: also add a CAWG X.509 identity assertion signed with the PKI's leaf.
-    /// `actions` (JSON): the actions assertion's action list becomes it.
+    /// `claimsAggregation` (JSON, see rewrite_manifest.py --cawg-ica): add an identity claims
+    /// aggregation credential instead, bent as it says. `identityShape` (JSON): the added identity's
+    /// CBOR changed (pads, sig_type, a renamed field). `actions` (JSON): the actions assertion's
+    /// action list becomes it.
     @discardableResult
     static func rewrite(_ input: URL, into output: URL, pki: TestPKI, _ shapes: [Shape], identity: Bool = false,
-                        actions: String? = nil) throws -> URL {
-        try TestTools.runOracle("rewrite_manifest.py", [input.path, output.path, "--key", pki.key.path] + shapes.map(\.rawValue)
-            + (identity ? ["--cawg-identity", pki.leaf.path] : []) + (actions.map { ["--actions", $0] } ?? []))
+                        claimsAggregation: String? = nil, identityShape: String? = nil, actions: String? = nil) throws -> URL {
+        var arguments = [input.path, output.path, "--key", pki.key.path] + shapes.map(\.rawValue)
+        if identity { arguments += ["--cawg-identity", pki.leaf.path] }
+        if let claimsAggregation { arguments += ["--cawg-ica", claimsAggregation] }
+        if let identityShape { arguments += ["--identity-shape", identityShape] }
+        if let actions { arguments += ["--actions", actions] }
+        try TestTools.runOracle("rewrite_manifest.py", arguments)
         return output
     }
 }
