@@ -135,7 +135,7 @@ final class LensService {
         let back = ports.loop.confine(sessions)
         ports.store.onEviction { evicted, reason in
             back.post { sessions in
-                Log.info("\(evicted.mime.hasPrefix("video/") ? "video" : "photo") \(evicted.name) of "
+                Log.info("\(evicted.kind) \(evicted.name) of "
                     + "\(Authorizer.userName(evicted.uid)) deleted (\(evicted.size) bytes): \(reason)")
                 sessions.announce(toOwner: evicted.uid, .resultEvicted, [.string(evicted.name), .string(reason)])
             }

@@ -69,9 +69,10 @@ final class PhotoPublisher {
             }
             let outcome = publishing.timeStampOutcome(of: signed.map(\.timeStamp))
             let stored = signed.flatMap { photo in
-                Result { try publishing.store.store(parts: [photo.jpeg], name: name, uid: uid, mime: "image/jpeg", fileExtension: "jpg") }
+                Result { try publishing.store.store(parts: [photo.jpeg], name: name, uid: uid, mime: AssetFormat.jpeg.mediaType,
+                                                    fileExtension: AssetFormat.jpeg.fileExtension) }
             }
-            let upload = publishing.kept(try? stored.get(), signed: true, outcome: outcome, fileExtension: "jpg")
+            let upload = publishing.kept(try? stored.get(), signed: true, outcome: outcome, fileExtension: AssetFormat.jpeg.fileExtension)
             back.post { context in
                 context.publisher.stored(ticket, session: context.session, result: stored, timeStamp: outcome, upload: upload)
                 context.done?()

@@ -63,10 +63,9 @@ final class RestampFlow {
     private func finished(_ event: RestampQueue.Event) {
         switch event {
         case .updated(let result, let time):
-            Log.info("\(result.mime.hasPrefix("video/") ? "video" : "photo") \(result.name) of \(Authorizer.userName(result.uid)) "
+            Log.info("\(result.kind) \(result.name) of \(Authorizer.userName(result.uid)) "
                 + "time-stamped later (\(time)): update manifest added, \(result.size) bytes")
-            let fileExtension = result.mime.hasPrefix("video/") ? "mp4" : "jpg"
-            do { try outbox?.enqueueAgain(result, fileExtension: fileExtension) } catch {
+            do { try outbox?.enqueueAgain(result, fileExtension: result.format?.fileExtension ?? "bin") } catch {
                 Log.error("outbox: the time-stamped \(result.name) could not be queued again: \(error)")
             }
             sessions.announce(toOwner: result.uid, .resultUpdated, [.string(result.name), Wire.result(result, Wire.timeStamp(.stamped(time)))])

@@ -1,3 +1,4 @@
+import C2PA
 import Foundation
 import LensBus
 import LensContract
@@ -233,7 +234,7 @@ final class Session: TableObject {
         let name = try StoreCalls.resultName(caller.call), uid = uid
         return context.storeCalls.answer(caller.call) { store in
             let stored = try store.result(name: name, uid: uid)
-            guard stored.mime.hasPrefix("image/") else {
+            guard stored.format?.isVideo == false else {
                 throw LensError.unsupported("ReadResult returns photos only; use FetchResult for \(stored.mime)")
             }
             return ([.bytes(try store.read(name: name, uid: uid))], nil)

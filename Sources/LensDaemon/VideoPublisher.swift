@@ -59,7 +59,7 @@ final class VideoPublisher {
             let published = Result { try store.publishRecording(name: name, uid: uid, signed: unsignedReason == nil, recovered: recovered) }
             if case .success = published { RecordingFacts.remove(besides: video.path) }
             let upload = current?.kept(try? published.get(), signed: unsignedReason == nil, outcome: timeStamp,
-                                       fileExtension: "mp4") ?? "disabled"
+                                       fileExtension: AssetFormat.bmff.fileExtension) ?? "disabled"
             back.post { context in
                 context.publisher.sources.timeStampFound(timeStamp)
                 context.publisher.published(ticket, uid: uid, video: video, result: published, unsignedReason: unsignedReason,
