@@ -90,6 +90,10 @@ public enum TestUsers {
     public static let revocable = "lensrevoked"
 
     public static func ensure() throws {
+        // Test processes run side by side (scripts/test-shards): one at a time adds the users.
+        let lock = open("/tmp/lensd-test-users.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard lock >= 0, flock(lock, LOCK_EX) == 0 else { throw TestToolError("cannot lock /tmp/lensd-test-users.lock") }
+        defer { close(lock) }
         let sysusers = TestTools.repoRoot.appendingPathComponent("systemd/lensd.sysusers").path
         try check(runProcess(["systemd-sysusers", sysusers]), "systemd-sysusers")
         for (user, groups) in [(member, ["lens"]), (secondMember, ["lens"]), (outsider, []), (revocable, ["lens"])] {
