@@ -100,6 +100,45 @@ final class HostileCallTests: LensdTestCase {
         let c = try client()
         let session = try c.openSession()
         try c.call(session, "StartCaptureSession")
+        try sendHostileValues(c, session)
+    }
+
+    /// Issue 35.11: a storm of malformed calls (every method with wrong arguments, hostile values,
+    /// 4 MiB strings) leaves lensd's memory where it was after the first round, not growing and
+    /// staying there.
+    func testAStormOfMalformedCallsLeavesMemoryFlat() throws {
+        let c = try client()
+        let session = try c.openSession()
+        try c.call(session, "StartCaptureSession")
+        let before = try daemonResources().rssKiB
+        var rss: [Int] = []
+        for _ in 0..<4 {
+            try sendWrongArguments(c, session)
+            try sendHostileValues(c, session)
+            rss.append(try daemonResources().rssKiB)
+        }
+        print("malformed-call storm: RSS \(before) KiB before, \(rss) KiB after each round")
+        // The first round makes resident what any use of these members would (code, tables); after it, nothing grows.
+        XCTAssertLessThanOrEqual(rss.max()! - rss[0], 1024, "RSS grew over the storm: \(rss) KiB")
+    }
+
+    private func sendWrongArguments(_ c: TestClient, _ session: String) throws {
+        for member in try Contract.shipped().members where member.kind == .method {
+            let path = member.interface.hasSuffix("Manager") ? TestClient.managerPath : session
+            for arguments in wrongArguments(for: member.inSignature) {
+                _ = try? c.call(path, member.name, arguments, interface: member.interface)
+            }
+        }
+        // Options carrying descriptors, as the probe sent them (DescriptorFloodTests checks the fds).
+        let stdin = BusValue.fd(0)
+        for options: [String: BusValue] in [["persistent": stdin], ["width": stdin], ["x": .array(elementSignature: "h", [stdin, stdin])]] {
+            _ = try? c.callManager("OpenSession", [.vardict(options)])
+            _ = try? c.call(session, "OpenPreview", [.vardict(options)])
+        }
+        try c.ping()
+    }
+
+    private func sendHostileValues(_ c: TestClient, _ session: String) throws {
         for bad in [Double.nan, .infinity, -.infinity, 2.999, 1500.001, -3, 0] {
             XCTAssertEqual(try c.call(session, "SetMaximumLocationAccuracy", [.double(bad)]).first?.boolValue, false, "\(bad)")
             XCTAssertEqual(try c.get(session, "MaximumLocationAccuracy").doubleValue, 1500)
