@@ -2,7 +2,7 @@ import LensBus
 import LensContract
 
 /// Everything a LensCamera call can fail with. The first cases mirror lensd's errors
-/// (`org.lensd.Lens1.Error.*`, DESIGN.md), mapped by their D-Bus name — never by errno, which
+/// (`org.lensd.Lens1.Error.*`, LensContract's Lens1.ErrorName), mapped by their D-Bus name — never by errno, which
 /// plain sd-bus callers see as -EIO for every custom name. The last ones are the client's own.
 /// Each carries the sentence the daemon (or the client) wrote.
 public enum LensClientError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -93,7 +93,7 @@ public enum LensClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// The sentence that says what happened.
     public var message: String { parts.message }
 
-    /// DESIGN.md's name of the error ("Busy", "CaptureDisabled", …), the client's own
+    /// The contract's name of the error ("Busy", "CaptureDisabled", …), the client's own
     /// ("Unreachable", "Timeout", "Disconnected"), or the full name of any other D-Bus error.
     public var name: String { parts.name }
 

@@ -1,6 +1,6 @@
 import LensBus
 
-/// Where a camera faces (wire values of DESIGN.md).
+/// Where a camera faces (the wire values of dbus/org.lensd.Lens1.xml).
 public enum LensCameraPosition: String, Sendable, CaseIterable {
     case back, front, external, unspecified
 }

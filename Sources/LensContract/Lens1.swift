@@ -1,5 +1,5 @@
-/// The frozen names of lensd's D-Bus API, spelled once (DESIGN.md; dbus/org.lensd.Lens1.xml
-/// describes each): where the objects live, every error, every signal with its signature and
+/// The frozen names of lensd's D-Bus API, spelled once (dbus/org.lensd.Lens1.xml describes
+/// each): where the objects live, every error, every signal with its signature and
 /// who receives it. The daemon, LensClient and lensctl import this; a test checks the XML and
 /// the Python client against it, as systemd keeps its services' names in bus-common-errors.h.
 public enum Lens1 {

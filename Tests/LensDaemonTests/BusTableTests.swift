@@ -2,7 +2,7 @@
 import LensContract
 import XCTest
 
-/// Who may call what, read off the objects' tables: the rules DESIGN.md's security model states.
+/// Who may call what, read off the objects' tables: the rules the contract's header (dbus/org.lensd.Lens1.xml) states.
 /// (The tables' names and signatures are compared with dbus/org.lensd.Lens1.xml by ContractTests,
 /// through the running daemon's introspection.)
 final class BusTableTests: XCTestCase {

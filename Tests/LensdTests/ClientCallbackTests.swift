@@ -105,7 +105,7 @@ final class ClientCallbackTests: LensdTestCase {
         }
     }
 
-    /// Each error of DESIGN.md that a client can provoke here arrives as its own case.
+    /// Each error of the contract that a client can provoke here arrives as its own case.
     func testErrorsAreMappedByName() throws {
         func assertError(_ name: String, _ body: () throws -> Void, line: UInt = #line) {
             XCTAssertThrowsError(try body(), line: line) { XCTAssertEqual(($0 as? LensClientError)?.name, name, "\($0)", line: line) }

@@ -3,7 +3,7 @@ import Foundation
 import LensTestSupport
 import XCTest
 
-/// Every exit code DESIGN.md documents for lensctl, produced for real (5: LensctlTimeoutTests
+/// Every exit code lensctl(1) documents, produced for real (5: LensctlTimeoutTests
 /// and LensctlLocationTests; 4 without the policy file: LensctlAuthorizationTests).
 final class LensctlExitCodeTests: LensdTestCase {
     func testOkAndFailedForCapture() throws {

@@ -1,6 +1,6 @@
 import LensClient
 
-/// `lensctl` exit codes, the same for every subcommand (DESIGN.md).
+/// `lensctl` exit codes, the same for every subcommand (lensctl(1), docs/man/lensctl.1).
 enum ExitCode: Int32 {
     case ok = 0
     /// The operation failed; for `verify`: Invalid, or not Trusted with `--require-trusted`.

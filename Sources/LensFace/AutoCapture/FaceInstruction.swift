@@ -1,5 +1,5 @@
 /// What the person in front of the camera should do next: exactly one per processed frame.
-/// The raw values are the wire keys (DESIGN.md); the English texts are the gettext msgids.
+/// The raw values are the wire keys (FaceDetected's `instruction`, dbus/org.lensd.Lens1.xml); the English texts are the gettext msgids.
 public enum FaceInstruction: String, Sendable, CaseIterable, Codable {
     case faceNotPresent = "face_not_present"
     case faceCentering = "face_centering"
