@@ -7,7 +7,7 @@ import XCTest
 /// Issue 35.8 in process: a member removed from the group is refused on their next call or
 /// property read alike (NotAuthorized, not UnknownObject), and loses their sessions within a second
 /// even without a call — on the clock the test moves.
-final class RevocationFlowTests: XCTestCase {
+final class MembershipRevocationFlowTests: XCTestCase {
     private var lensd: DaemonHarness!
     private let user = TestUsers.revocable
 
