@@ -108,7 +108,7 @@ final class SecurityTests: LensdTestCase {
 
     /// Issue 35.8: a member removed while making no call loses a streaming preview and a
     /// recording within a second or two, and the recording is kept. (A property read before the
-    /// next look answers NotAuthorized, as a method call does: RevocationFlowTests, in process.)
+    /// next look answers NotAuthorized, as a method call does: MembershipRevocationFlowTests, in process.)
     func testARemovedMemberWhoMakesNoCallLosesPreviewAndRecording() throws {
         let user = TestUsers.revocable
         try TestUsers.setLensMembership(user, member: true)
