@@ -1,0 +1,110 @@
+import C2PA
+import Foundation
+import LensBus
+import LensCrypto
+import LensTestSupport
+import XCTest
+
+/// `timestamp = when-online` in process with the TSA down: photos and a video are signed without
+/// a token and queued; once the TSA is back each gets an update manifest that time-stamps it
+/// (ResultUpdated, ReadResult's new bytes), which c2pa-python accepts today and two years on.
+/// (The queue retries on its own thread, in real time.) A SIGKILL while the queue works stays on
+/// the bus (RestampTests).
+final class RestampFlowTests: TimeStampFlowTestCase {
+    private var log: CapturedLog?
+
+    override func tearDownWithError() throws {
+        try super.tearDownWithError()
+        log?.restore(printing: (testRun?.totalFailureCount ?? 0) > 0)
+    }
+
+    func testOfflineCapturesAreTimeStampedWhenTheTSAComesBack() throws {
+        try startDaemon()
+        let port = tsa.port
+        tsa.stop()
+        let (c, session) = try capturingSession()
+        var names = try offlinePhotos(2, c, session)
+        try shortRecording(c, session)
+        let video = try c.waitForSignal("VideoSigned", path: session, timeout: .seconds(60))
+        XCTAssertEqual(video.arguments.last?.vardictValue?["timestamped"]?.boolValue, false)
+        names.append(try XCTUnwrap(video.arguments.first?.stringValue))
+        XCTAssertEqual(queued().count, 3, "\(queued())")
+
+        let mark = c.signals.count
+        tsa = try LocalTSA(directory: tmp.file("tsa"), port: port)
+        let anchors = try anchors(c)
+        for name in names {
+            let updated = try c.firstSignal("ResultUpdated", path: session, since: mark, timeout: .seconds(60)) {
+                $0.arguments.first?.stringValue == name
+            }
+            let info = try XCTUnwrap(updated.arguments.last?.vardictValue)
+            XCTAssertEqual(info["timestamped"]?.boolValue, true)
+            XCTAssertNotNil(info["timestamp_time"]?.uint64Value)
+            let file = try stored(name, name == names.last ? "mp4" : "jpg")
+            XCTAssertEqual(info["sha256"]?.stringValue, try sha256(of: file))
+            if name != names.last {
+                // What the owner reads back now is the time-stamped file.
+                let read = try XCTUnwrap(try c.call(session, "ReadResult", [.string(name)]).first?.bytesValue)
+                XCTAssertEqual(Digest.hash(read).map { String(format: "%02x", $0) }.joined(), info["sha256"]?.stringValue)
+            }
+            try assertTimeStampedLater(file, anchors: anchors)
+        }
+        XCTAssertEqual(queued(), [])
+        XCTAssertEqual(lensd.stateFiles.temporaryFiles, [])
+    }
+
+    /// A TSA that does not answer in time costs the first capture its tsa-timeout; the next ones
+    /// do not wait for it again: they are signed at once and queued, and stamped once it answers.
+    func testWhileNoTSAAnswersCapturesDoNotWaitForIt() throws {
+        let log = try CapturedLog(in: tmp)
+        self.log = log
+        try tsa.delay(10)
+        try startDaemon()
+        let (c, session) = try capturingSession()
+        let names = try offlinePhotos(2, c, session)
+        XCTAssertTrue(log.text.contains("\(names[0]) signed and stored"), log.text)
+        XCTAssertTrue(log.text.contains("not time-stamped: the last request went unanswered"), log.text)
+        let mark = c.signals.count
+        try tsa.set(.ok)
+        for name in names {
+            try c.firstSignal("ResultUpdated", path: session, since: mark, timeout: .seconds(60)) { $0.arguments.first?.stringValue == name }
+        }
+    }
+
+    /// Photos taken while the TSA is down: signed, but not time-stamped.
+    private func offlinePhotos(_ count: Int, _ c: HarnessClient, _ session: String) throws -> [String] {
+        try (0..<count).map { _ in
+            let (name, info) = try c.photo(in: session)
+            XCTAssertEqual(info["timestamped"]?.boolValue, false)
+            return name
+        }
+    }
+
+    private func queued() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: lensd.stateFiles.directory.appendingPathComponent("restamp").path)) ?? [])
+            .filter { $0.hasSuffix(".json") }
+    }
+
+    private func sha256(of file: URL) throws -> String {
+        Digest.hash(Array(try Data(contentsOf: file))).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Trusted today; two years on, past the device certificate, still valid (see RestampingTests);
+    /// `lensctl verify` (offline, a file judge like c2pa-python) reaches c2pa-python's state both
+    /// times and says when it was time-stamped.
+    private func assertTimeStampedLater(_ file: URL, anchors: [URL], line: UInt = #line) throws {
+        let today = try ReferenceValidator.verdict(file: file, anchors: anchors)
+        XCTAssertEqual(today.validationState, "Trusted", "\(today.failureCodes) \(today.ingredientFailures)", line: line)
+        XCTAssertTrue(today.claimAssertions.contains { $0.contains("c2pa.time-stamp") }, "\(today.claimAssertions)", line: line)
+        let later = try ReferenceValidator.verdict(file: file, anchors: anchors, clockOffset: "+730d")
+        XCTAssertTrue(later.validates, "\(later.validationState ?? "-"): \(later.failureCodes)", line: line)
+        for (verdict, clock) in [(today, nil), (later, "+730d")] {
+            var argv = [try DaemonUnderTest.installedBinary("lensctl"), "verify", file.path, "--trust-anchor", anchors[0].path,
+                        "--tsa-trust-anchor", anchors[1].path]
+            if let clock { argv = ["faketime", "-f", clock] + argv }
+            let text = String(decoding: try runProcess(argv, env: ["HOME": tmp.url.path, "LENSCTL_TRUST_ANCHORS": ""]).stdout, as: UTF8.self)
+            XCTAssertTrue(text.hasPrefix("\(file.path): \(verdict.validationState ?? "?")"), "lensctl \(clock ?? "today"): \(text)", line: line)
+            XCTAssertTrue(text.contains("time-stamped 20"), text, line: line)
+        }
+    }
+}
