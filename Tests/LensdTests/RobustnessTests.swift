@@ -77,8 +77,9 @@ final class DaemonCrashTests: LensdTestCase {
     }
 }
 
-/// Calls built from the contract with wrong signatures and hostile values: each gets a D-Bus
-/// error (or, for out-of-range accuracies, the frozen `false`), and lensd still answers a ping.
+/// Calls built from the contract with wrong signatures: each gets a D-Bus error from sd-bus's
+/// checks, and lensd still answers a ping. Hostile values of the right types are tested in
+/// process (LensDaemonTests' HostileValueTests).
 final class HostileCallTests: LensdTestCase {
     func testEveryMethodWithWrongArgumentsGetsAnError() throws {
         let c = try client()
@@ -93,41 +94,6 @@ final class HostileCallTests: LensdTestCase {
                 }
                 try c.ping()
             }
-        }
-    }
-
-    func testHostileValues() throws {
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        for bad in [Double.nan, .infinity, -.infinity, 2.999, 1500.001, -3, 0] {
-            XCTAssertEqual(try c.call(session, "SetMaximumLocationAccuracy", [.double(bad)]).first?.boolValue, false, "\(bad)")
-            XCTAssertEqual(try c.get(session, "MaximumLocationAccuracy").doubleValue, 1500)
-            try c.ping()
-        }
-        let huge = String(repeating: "x", count: 4 << 20)
-        let hostile: [(String, [BusValue], String)] = [
-            ("SetZoomFactor", [.double(.nan)], "InvalidArgument"), ("SetZoomFactor", [.double(0.5)], "InvalidArgument"),
-            ("SetZoomFactor", [.double(-.infinity)], "InvalidArgument"), ("Zoom", [.double(.infinity)], "InvalidArgument"),
-            ("Zoom", [.double(0)], "InvalidArgument"), ("FocusAt", [.double(.nan), .double(0.5)], "InvalidArgument"),
-            ("FocusAt", [.double(1.5), .double(0.5)], "InvalidArgument"), ("SetFlashMode", [.string("strobe")], "InvalidArgument"),
-            ("SetFlashMode", [.string(huge)], "InvalidArgument"), ("FetchResult", [.string(huge)], "InvalidArgument"),
-            ("ReadResult", [.string("../../identity/device.key")], "InvalidArgument"),
-            ("FetchResult", [.string(UUID().uuidString.lowercased())], "NotFound"),
-        ]
-        for (member, arguments, error) in hostile {
-            XCTAssertThrowsError(try c.call(session, member, arguments), member) {
-                XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.\(error)", "\(member)")
-            }
-            try c.ping()
-        }
-        for options: [String: BusValue] in [["bogus": .int32(1)], ["maximumLocationAccuracy": .string("10")],
-                                             ["maximumLocationAccuracy": .double(.nan)], [huge: .bool(true)],
-                                             ["persistent": .string("yes")]] {
-            XCTAssertThrowsError(try c.openSession(options)) {
-                XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.InvalidArgument", "\(options.keys)")
-            }
-            try c.ping()
         }
     }
 
