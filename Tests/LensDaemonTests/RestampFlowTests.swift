@@ -1,4 +1,3 @@
-import C2PA
 import Foundation
 import LensBus
 import LensCrypto
@@ -47,7 +46,7 @@ final class RestampFlowTests: TimeStampFlowTestCase {
                 let read = try XCTUnwrap(try c.call(session, "ReadResult", [.string(name)]).first?.bytesValue)
                 XCTAssertEqual(Digest.hash(read).map { String(format: "%02x", $0) }.joined(), info["sha256"]?.stringValue)
             }
-            try assertTimeStampedLater(file, anchors: anchors)
+            try TimeStampedLater.assert(file, anchors: anchors, home: tmp.url)
         }
         XCTAssertEqual(queued(), [])
         XCTAssertEqual(lensd.stateFiles.temporaryFiles, [])
@@ -87,24 +86,5 @@ final class RestampFlowTests: TimeStampFlowTestCase {
 
     private func sha256(of file: URL) throws -> String {
         Digest.hash(Array(try Data(contentsOf: file))).map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// Trusted today; two years on, past the device certificate, still valid (see RestampingTests);
-    /// `lensctl verify` (offline, a file judge like c2pa-python) reaches c2pa-python's state both
-    /// times and says when it was time-stamped.
-    private func assertTimeStampedLater(_ file: URL, anchors: [URL], line: UInt = #line) throws {
-        let today = try ReferenceValidator.verdict(file: file, anchors: anchors)
-        XCTAssertEqual(today.validationState, "Trusted", "\(today.failureCodes) \(today.ingredientFailures)", line: line)
-        XCTAssertTrue(today.claimAssertions.contains { $0.contains("c2pa.time-stamp") }, "\(today.claimAssertions)", line: line)
-        let later = try ReferenceValidator.verdict(file: file, anchors: anchors, clockOffset: "+730d")
-        XCTAssertTrue(later.validates, "\(later.validationState ?? "-"): \(later.failureCodes)", line: line)
-        for (verdict, clock) in [(today, nil), (later, "+730d")] {
-            var argv = [try DaemonUnderTest.installedBinary("lensctl"), "verify", file.path, "--trust-anchor", anchors[0].path,
-                        "--tsa-trust-anchor", anchors[1].path]
-            if let clock { argv = ["faketime", "-f", clock] + argv }
-            let text = String(decoding: try runProcess(argv, env: ["HOME": tmp.url.path, "LENSCTL_TRUST_ANCHORS": ""]).stdout, as: UTF8.self)
-            XCTAssertTrue(text.hasPrefix("\(file.path): \(verdict.validationState ?? "?")"), "lensctl \(clock ?? "today"): \(text)", line: line)
-            XCTAssertTrue(text.contains("time-stamped 20"), text, line: line)
-        }
     }
 }

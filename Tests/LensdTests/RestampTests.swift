@@ -36,7 +36,7 @@ final class RestampTests: TimeStampTestCase {
             let file = try stored(name, "jpg")
             let report = try Verifier().verify(fileAt: file.path)
             XCTAssertEqual(report.manifests.filter(\.isUpdate).count, 1, "\(name): \(report.manifests.map(\.label))")
-            try assertTimeStampedLater(file, anchors: anchors)
+            try TimeStampedLater.assert(file, anchors: anchors, home: tmp.url)
         }
         XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
     }
@@ -53,22 +53,5 @@ final class RestampTests: TimeStampTestCase {
     private func queued() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory.appendingPathComponent("restamp").path)) ?? [])
             .filter { $0.hasSuffix(".json") }
-    }
-
-    /// Trusted today; two years on, past the device certificate, still valid (see RestampingTests);
-    /// `lensctl verify` reaches c2pa-python's state both times and says when it was time-stamped.
-    private func assertTimeStampedLater(_ file: URL, anchors: [URL], line: UInt = #line) throws {
-        let today = try ReferenceValidator.verdict(file: file, anchors: anchors)
-        XCTAssertEqual(today.validationState, "Trusted", "\(today.failureCodes) \(today.ingredientFailures)", line: line)
-        XCTAssertTrue(today.claimAssertions.contains { $0.contains("c2pa.time-stamp") }, "\(today.claimAssertions)", line: line)
-        let later = try ReferenceValidator.verdict(file: file, anchors: anchors, clockOffset: "+730d")
-        XCTAssertTrue(later.validates, "\(later.validationState ?? "-"): \(later.failureCodes)", line: line)
-        for (verdict, clock) in [(today, nil), (later, "+730d")] {
-            var argv = [try LensctlRunner.binary, "verify", file.path, "--trust-anchor", anchors[0].path, "--tsa-trust-anchor", anchors[1].path]
-            if let clock { argv = ["faketime", "-f", clock] + argv }
-            let text = String(decoding: try runProcess(argv, env: ["HOME": tmp.url.path, "LENSCTL_TRUST_ANCHORS": ""]).stdout, as: UTF8.self)
-            XCTAssertTrue(text.hasPrefix("\(file.path): \(verdict.validationState ?? "?")"), "lensctl \(clock ?? "today"): \(text)", line: line)
-            XCTAssertTrue(text.contains("time-stamped 20"), text, line: line)
-        }
     }
 }
