@@ -106,8 +106,8 @@ final class VideoRecordingFlowTests: XCTestCase {
         try assertStoppedInTime(limit: "max-result-bytes-per-user")
     }
 
-    /// Frames of about 100 KB: a megabyte is reached in about ten of them, not in six seconds of
-    /// 320x240 ones.
+    /// Frames of about 35 KB: a megabyte is reached in about thirty of them, a second, not in the
+    /// six seconds 320x240 ones take.
     private static let largeFrames = ["--synthetic-size", "1280x720"]
 
     private func assertStoppedInTime(limit: String, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -122,7 +122,7 @@ final class VideoRecordingFlowTests: XCTestCase {
         let stored = try XCTUnwrap(lensd.stateFiles.video(named: name), "\(lensd.stateFiles.all)", file: file, line: line)
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: stored.path)[.size] as? Int)
         // Stopped before the next frame could make the finished file, moov included, outgrow the
-        // limit; not long before (a 1280x720 JPEG frame is about 100 KB).
+        // limit; not long before (a 1280x720 JPEG frame is about 35 KB).
         XCTAssertLessThanOrEqual(size, 1 << 20, "\(size) bytes", file: file, line: line)
         XCTAssertGreaterThan(size, (1 << 20) - (256 << 10), "\(size) bytes", file: file, line: line)
         let listed = try XCTUnwrap(c.callManager("ListResults").first?.arrayValue).compactMap { $0.vardictValue?["name"]?.stringValue }
