@@ -17,9 +17,9 @@ final class CertificateRenewalFlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { log.restore(printing: (testRun?.totalFailureCount ?? 0) > 0) }
         try lensd?.shutDown()
         lensd = nil
-        log.restore(printing: (testRun?.totalFailureCount ?? 0) > 0)
     }
 
     private func startDaemon(_ arguments: [String] = []) throws {

@@ -18,9 +18,9 @@ final class CredentialKeyFlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { environment.restore() }
         try lensd?.shutDown()
         lensd = nil
-        environment.restore()
     }
 
     /// (Re)starts lensd on the test's state directory, with `credentials` as $CREDENTIALS_DIRECTORY.

@@ -36,9 +36,9 @@ final class OrganizationEnrollmentFlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { environment.restore() }
         try lensd?.shutDown()
         lensd = nil
-        environment.restore()
     }
 
     /// lensd on the token, with a state directory that outlives it (a restart reads it again).

@@ -28,9 +28,9 @@ class OutboxUploadFlowTestCase: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { nginx = nil }
         try lensd?.shutDown()
         lensd = nil
-        nginx = nil
     }
 
     func startDaemon() throws {
@@ -182,9 +182,11 @@ final class OutboxDiskFullFlowTests: OutboxUploadFlowTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer {
+            // Lazily if anything of the stopped daemon still holds a file there.
+            if mounted, (try? runProcess(["umount", state.path]))?.status != 0 { _ = try? runProcess(["umount", "-l", state.path]) }
+        }
         try super.tearDownWithError()
-        // Lazily if anything of the stopped daemon still holds a file there.
-        if mounted, try runProcess(["umount", state.path]).status != 0 { _ = try runProcess(["umount", "-l", state.path]) }
     }
 
     func testAFullStateDirectoryDisablesCaptureAndKeepsTheQueue() throws {
@@ -261,8 +263,8 @@ final class OutboxCredentialFlowTests: OutboxUploadFlowTestCase {
     override var configuration: String { super.configuration + "upload-auth-file = \(authFile.path)\n" }
 
     override func tearDownWithError() throws {
+        defer { server = nil }
         try super.tearDownWithError()
-        server = nil
     }
 
     func testTheCredentialGoesWithTheUploadAndAnUnsafeFileStopsLensd() throws {

@@ -13,8 +13,8 @@ final class RestampFlowTests: TimeStampFlowTestCase {
     private var log: CapturedLog?
 
     override func tearDownWithError() throws {
+        defer { log?.restore(printing: (testRun?.totalFailureCount ?? 0) > 0) }
         try super.tearDownWithError()
-        log?.restore(printing: (testRun?.totalFailureCount ?? 0) > 0)
     }
 
     func testOfflineCapturesAreTimeStampedWhenTheTSAComesBack() throws {

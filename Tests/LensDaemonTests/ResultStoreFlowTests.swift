@@ -18,9 +18,9 @@ final class ResultStoreFlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { log?.restore(printing: (testRun?.totalFailureCount ?? 0) > 0) }
         try lensd?.shutDown()
         lensd = nil
-        log?.restore(printing: (testRun?.totalFailureCount ?? 0) > 0)
     }
 
     private func names(_ c: HarnessClient) throws -> [String] {

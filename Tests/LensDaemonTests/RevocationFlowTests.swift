@@ -32,10 +32,12 @@ final class RevocationFlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer {
+            responder?.stop()
+            log?.restore(printing: (testRun?.totalFailureCount ?? 0) > 0)
+        }
         try lensd?.shutDown()
         lensd = nil
-        responder?.stop()
-        log?.restore(printing: (testRun?.totalFailureCount ?? 0) > 0)
     }
 
     /// Each start logs to a file of its own: the responder is ready when its own log says so.
