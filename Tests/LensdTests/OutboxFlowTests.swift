@@ -6,7 +6,10 @@ import LensTestSupport
 import XCTest
 
 /// lensd's outbox end to end: lensd as user lensd on the private bus, a real nginx (WebDAV PUT,
-/// TLS from a test PKI) started by the test on 127.0.0.1, what nginx stored read back.
+/// TLS from a test PKI) started by the test on 127.0.0.1, what nginx stored read back — for its
+/// clients (lensctl, LensClient), the bus policy on OutboxState, the lensd process (libcurl loaded
+/// on first use, a SIGKILL mid-upload). The outbox's flows run in process (LensDaemonTests'
+/// OutboxUploadFlowTests).
 class OutboxFlowTestCase: LensdTestCase {
     var nginx: NginxServer!
 
@@ -51,89 +54,12 @@ class OutboxFlowTestCase: LensdTestCase {
         }
     }
 
-    /// nginx stopped, then two photos: both wait in the outbox after a failed attempt.
-    func twoPhotosQueuedWithNginxStopped(_ c: TestClient) throws -> (session: String, names: [String], state: [String: BusValue]) {
-        nginx.stop()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        let names = try (0..<2).map { _ in try capturePhoto(c, session).name }
-        let state = try waitForOutboxState(c, "both queued after a failed attempt") {
-            $0["queued"]?.uint32Value == 2 && !($0["last_error"]?.stringValue ?? "").isEmpty
-        }
-        return (session, names, state)
-    }
-
     func arrived(_ name: String, _ ext: String) -> URL { nginx.root.appendingPathComponent("dav/\(name).\(ext)") }
 
     func sha256(_ url: URL) throws -> String { Digest.hash(Array(try Data(contentsOf: url))).map { String(format: "%02x", $0) }.joined() }
 }
 
 final class OutboxFlowTests: OutboxFlowTestCase {
-    func testPhotosAndAVideoArriveByteIdenticalTrustedAndOnlyTheOwnerHearsOfIt() throws {
-        let bystander = try peer(["open", "listen:20"], as: TestUsers.member)
-        try bystander.waitForLine("listening")
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        var announced: [String: String] = [:]  // name → sha256 from PhotoSigned/VideoSigned
-        for _ in 0..<2 {
-            let photo = try capturePhoto(c, session)
-            XCTAssertEqual(photo.info["upload"]?.stringValue, "queued")
-            announced[photo.name] = photo.info["sha256"]?.stringValue
-        }
-        try c.set(session, "CameraMode", .string("video"))
-        try c.call(session, "StartVideoCapture")
-        try c.waitUntilRecorded(session, seconds: 1.5)
-        try c.call(session, "StopVideoCapture")
-        let video = try c.waitForSignal("VideoSigned", path: session, timeout: 60)
-        let videoName = try XCTUnwrap(video.arguments.first?.stringValue)
-        XCTAssertEqual(video.arguments.last?.vardictValue?["upload"]?.stringValue, "queued")
-
-        let anchor = try c.trustAnchorFile(in: tmp)
-        var uploaded: [String] = []
-        for _ in 0..<3 {
-            let signal = try c.waitForSignal("ResultUploaded", path: session, timeout: 60)
-            let name = try XCTUnwrap(signal.arguments.first?.stringValue)
-            let info = try XCTUnwrap(signal.arguments.last?.vardictValue)
-            let ext = name == videoName ? "mp4" : "jpg"
-            let file = arrived(name, ext)
-            XCTAssertEqual(info["url"]?.stringValue, "https://127.0.0.1:\(nginx.httpsPort)/dav/\(name).\(ext)")
-            XCTAssertEqual(info["status"]?.uint32Value, 201)
-            XCTAssertEqual(info["sha256"]?.stringValue, try sha256(file), "byte-identical to what was announced")
-            let stored = daemon.stateDirectory.appendingPathComponent("results/0/\(name).\(ext)")
-            XCTAssertEqual(try Data(contentsOf: file), try Data(contentsOf: stored))
-            if let sha = announced[name] { XCTAssertEqual(info["sha256"]?.stringValue, sha) }
-            try ReferenceValidator.assertTrusted(file, anchors: [anchor])
-            uploaded.append(name)
-        }
-        XCTAssertEqual(Set(uploaded), Set(announced.keys).union([videoName]))
-        try waitForOutboxState(c, "an empty outbox") { $0["queued"]?.uint32Value == 0 }
-        XCTAssertEqual(try outboxState(c)["last_error"]?.stringValue, "")
-
-        XCTAssertEqual(try bystander.finish(), 0)
-        XCTAssertFalse(bystander.lines.contains { $0.contains("ResultUploaded") }, "\(bystander.lines)")
-    }
-
-    func testCapturesWhileNginxIsStoppedAreQueuedAndDeliveredOnceItStarts() throws {
-        let c = try client()
-        let (session, names, state) = try twoPhotosQueuedWithNginxStopped(c)
-        XCTAssertTrue(state["last_error"]?.stringValue?.contains("onnect") ?? false, "\(state)")
-        XCTAssertGreaterThan(state["bytes"]?.uint64Value ?? 0, 0)
-        let listed = try XCTUnwrap(try c.callManager("ListUploads").first?.arrayValue).compactMap(\.vardictValue)
-        XCTAssertEqual(Set(listed.compactMap { $0["name"]?.stringValue }), Set(names))
-        XCTAssertTrue(listed.allSatisfy { $0["state"]?.stringValue == "queued" }, "\(listed)")
-
-        try nginx.start()
-        let delivered = try (0..<2).map { _ in try c.waitForSignal("ResultUploaded", path: session, timeout: 30) }
-        XCTAssertEqual(Set(delivered.compactMap { $0.arguments.first?.stringValue }), Set(names))
-        for name in names {
-            XCTAssertEqual(try sha256(arrived(name, "jpg")),
-                           try sha256(daemon.stateDirectory.appendingPathComponent("results/0/\(name).jpg")))
-        }
-        try waitForOutboxState(c, "an empty outbox") { $0["queued"]?.uint32Value == 0 && $0["last_error"]?.stringValue == "" }
-        XCTAssertTrue(try daemonHasLoaded("libcurl.so"), "the outbox opened libcurl on first use")
-    }
-
     /// lensctl outbox lists the caller's own uploads (root: everyone's); retry is for root or the owner.
     func testLensctlOutboxListsOwnUploadsAndRetriesThem() throws {
         nginx.stop()
@@ -160,6 +86,7 @@ final class OutboxFlowTests: OutboxFlowTestCase {
         try JSONSchemaCheck.assertValid(retried, schema: "outbox")
         try waitForOutboxState(c, "delivered") { $0["queued"]?.uint32Value == 0 }
         XCTAssertEqual(try Data(contentsOf: arrived(name, "jpg")), try Data(contentsOf: URL(fileURLWithPath: photo)))
+        XCTAssertTrue(try daemonHasLoaded("libcurl.so"), "the outbox opened libcurl on first use")
     }
 
     /// LensClient: the outbox calls, and the upload signals as delegate callbacks.
@@ -208,36 +135,6 @@ final class OutboxFlowTests: OutboxFlowTestCase {
         let outsider = try peer([get], as: TestUsers.outsider)
         _ = try outsider.finish()
         XCTAssertTrue(outsider.lines.contains { $0.hasPrefix("error \(get)") }, "\(outsider.lines)")
-    }
-}
-
-/// A server that refuses the file for good: the owner is told, the photo stays, nothing is retried.
-final class OutboxRefusalTests: OutboxFlowTestCase {
-    override var uploadURL: String { nginx.url(tls: false, location: "small") }
-
-    func testA413IsReportedToTheOwnerKeptLocallyAndNotRetried() throws {
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        let photo = try capturePhoto(c, session)
-        let failed = try c.waitForSignal("UploadFailed", path: session, timeout: 30)
-        XCTAssertEqual(failed.arguments.map(\.stringValue), [photo.name, "too_large", failed.arguments[2].stringValue])
-        XCTAssertTrue(failed.arguments[2].stringValue?.contains("413") ?? false, "\(failed.arguments)")
-        XCTAssertNoThrow(try c.call(session, "FetchResult", [.string(photo.name)]), "kept locally")
-        let listed = try XCTUnwrap(try c.callManager("ListUploads").first?.arrayValue?.first?.vardictValue)
-        XCTAssertEqual(listed["state"]?.stringValue, "failed")
-        XCTAssertEqual(listed["attempts"]?.uint32Value, 1)
-        XCTAssertEqual(try outboxState(c)["queued"]?.uint32Value, 0)
-        XCTAssertEqual(try outboxState(c)["next_attempt"]?.uint64Value, 0, "no retry is scheduled")
-        XCTAssertEqual(nginx.puts, ["/small/\(photo.name).jpg 413"])
-
-        // RetryUploads asks again (and answers NotFound for a name that is not waiting).
-        XCTAssertEqual(try c.callManager("RetryUploads", [.string(photo.name)]).first?.uint32Value, 1)
-        _ = try c.waitForSignal("UploadFailed", path: session, timeout: 30)
-        XCTAssertEqual(nginx.puts.count, 2)
-        XCTAssertThrowsError(try c.callManager("RetryUploads", [.string(UUID().uuidString.lowercased())])) {
-            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.NotFound")
-        }
     }
 }
 
@@ -295,120 +192,5 @@ final class OutboxKillTests: OutboxFlowTestCase {
         XCTAssertEqual(nginx.storedFiles().count, 2)
         try waitForOutboxState(restarted, "an empty outbox") { $0["queued"]?.uint32Value == 0 }
         XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
-    }
-}
-
-/// The state directory on a small tmpfs that the test fills to the last byte: capture is disabled
-/// for `storage` as without an outbox, and the queue stays intact and is still delivered.
-final class OutboxDiskFullTests: OutboxFlowTestCase {
-    private var mounted = false
-    private var state: URL { tmp.file("state") }
-
-    override var daemonArguments: [String] { super.daemonArguments + ["--min-free-bytes", "4M"] }
-
-    override func prepare() throws {
-        try super.prepare()
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let r = try runProcess(["mount", "-t", "tmpfs", "-o", "size=24m,mode=0700", "tmpfs", state.path])
-        guard r.status == 0 else { throw TestToolError("mount tmpfs: \(String(decoding: r.stderr, as: UTF8.self))") }
-        mounted = true
-    }
-
-    override func tearDown() {
-        daemon?.stop(signal: SIGKILL)
-        if mounted { _ = try? runProcess(["umount", state.path]) }
-        super.tearDown()
-    }
-
-    func testAFullStateDirectoryDisablesCaptureAndKeepsTheQueue() throws {
-        let c = try client()
-        let (session, names, _) = try twoPhotosQueuedWithNginxStopped(c)
-
-        let fill = try runProcess(["dd", "if=/dev/zero", "of=\(state.path)/filler", "bs=1M"])
-        XCTAssertNotEqual(fill.status, 0, "dd stops at ENOSPC")
-        XCTAssertTrue(String(decoding: fill.stderr, as: UTF8.self).contains("No space left"))
-        let disabled = try c.waitForSignal("CaptureDisabled", path: session, timeout: 30)
-        XCTAssertEqual(disabled.arguments.first?.stringArrayValue, ["storage"])
-        XCTAssertThrowsError(try c.call(session, "BeginCapture")) {
-            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.CaptureDisabled")
-        }
-        let records = try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("outbox").path)
-        XCTAssertEqual(Set(records), Set(names.map { "\($0).json" }))
-        XCTAssertEqual(try outboxState(c)["queued"]?.uint32Value, 2)
-
-        // Sending needs no space: the queue drains while the disk is still full.
-        try nginx.start()
-        let delivered = try (0..<2).map { _ in try c.waitForSignal("ResultUploaded", path: session, timeout: 30) }
-        XCTAssertEqual(Set(delivered.compactMap { $0.arguments.first?.stringValue }), Set(names))
-        for name in names {
-            XCTAssertEqual(try sha256(arrived(name, "jpg")), try sha256(state.appendingPathComponent("results/0/\(name).jpg")))
-        }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("outbox").path), [])
-    }
-}
-
-/// upload-keep false: the local copy goes once the server confirmed it, and only then.
-final class OutboxNoKeepTests: OutboxFlowTestCase {
-    override var daemonConfiguration: String { super.daemonConfiguration + "upload-keep = false\n" }
-
-    func testTheLocalCopyIsRemovedAfterAConfirmedDelivery() throws {
-        let c = try client()
-        let (session, names, _) = try twoPhotosQueuedWithNginxStopped(c)
-        for name in names { XCTAssertNoThrow(try c.call(session, "FetchResult", [.string(name)]), "kept until delivered") }
-        try nginx.start()
-        for _ in names { try c.waitForSignal("ResultUploaded", path: session, timeout: 30) }
-        for name in names {
-            XCTAssertTrue(FileManager.default.fileExists(atPath: arrived(name, "jpg").path))
-            XCTAssertThrowsError(try c.call(session, "FetchResult", [.string(name)])) {
-                XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.NotFound")
-            }
-        }
-        XCTAssertEqual(storedPhotos(), [])
-    }
-}
-
-/// upload-auth-file: read once at start; its token goes with every upload; a file anyone but root
-/// could write stops lensd at start-up with a line that says so.
-final class OutboxCredentialTests: OutboxFlowTestCase {
-    private var server: ServerProcess!
-    private var port = 0
-    private var received: URL { tmp.file("received") }
-    private var authFile: URL { tmp.file("upload-token") }
-
-    override func prepare() throws {
-        try super.prepare()
-        port = try LoopbackPort.free()
-        try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
-        server = ServerProcess([try TestTools.python(), TestTools.oracleDir.appendingPathComponent("scripted_http.py").path,
-                                "\(port)", received.path, "201"], logPath: tmp.file("scripted.log").path)
-        let port = port
-        try server.start { LoopbackPort.isListening(port) }
-        // Root-owned (the test runs as root) and readable by lensd, like root:lensd 0640.
-        FileManager.default.createFile(atPath: authFile.path, contents: Data("camera-7:s3cret\n".utf8),
-                                       attributes: [.posixPermissions: 0o644])
-    }
-
-    override var uploadURL: String { "http://127.0.0.1:\(port)/up/{name}.{ext}" }
-    override var daemonConfiguration: String { super.daemonConfiguration + "upload-auth-file = \(authFile.path)\n" }
-
-    override func tearDown() {
-        super.tearDown()
-        server = nil
-    }
-
-    func testTheCredentialGoesWithTheUploadAndAnUnsafeFileStopsLensd() throws {
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        let photo = try capturePhoto(c, session)
-        try c.waitForSignal("ResultUploaded", path: session, timeout: 30)
-        let log = try String(contentsOf: received.appendingPathComponent("requests.log"), encoding: .utf8)
-        XCTAssertTrue(log.contains(" Basic \(Data("camera-7:s3cret".utf8).base64EncodedString()) "), log)
-        XCTAssertTrue(log.hasPrefix("PUT /up/\(photo.name).jpg 201 "), log)
-
-        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: authFile.path)
-        XCTAssertThrowsError(try restartDaemon()) {
-            XCTAssertTrue("\($0)".contains("upload-auth-file \(authFile.path) must be owned by root and writable only by root"), "\($0)")
-        }
     }
 }

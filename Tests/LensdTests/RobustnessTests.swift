@@ -77,8 +77,9 @@ final class DaemonCrashTests: LensdTestCase {
     }
 }
 
-/// Calls built from the contract with wrong signatures and hostile values: each gets a D-Bus
-/// error (or, for out-of-range accuracies, the frozen `false`), and lensd still answers a ping.
+/// Calls built from the contract with wrong signatures: each gets a D-Bus error from sd-bus's
+/// checks, and lensd still answers a ping. Hostile values of the right types are tested in
+/// process (LensDaemonTests' HostileValueTests); their storm stays here, as it measures lensd's memory.
 final class HostileCallTests: LensdTestCase {
     func testEveryMethodWithWrongArgumentsGetsAnError() throws {
         let c = try client()
@@ -94,13 +95,6 @@ final class HostileCallTests: LensdTestCase {
                 try c.ping()
             }
         }
-    }
-
-    func testHostileValues() throws {
-        let c = try client()
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        try sendHostileValues(c, session)
     }
 
     /// Issue 35.11: a storm of malformed calls (every method with wrong arguments, hostile values,

@@ -5,8 +5,9 @@ import LensTestSupport
 import XCTest
 
 /// lensd with a real RFC 3161 TSA (Tests/oracle/local_tsa.py, OpenSSL's `ts -reply`) named by
-/// tsa-url: what PhotoSigned/VideoSigned say, and what c2pa-python makes of the files, today and
-/// two years on, when the device certificate has long expired.
+/// tsa-url, for what its clients say of time-stamps (lensctl, LensClient) and a SIGKILL of the
+/// re-stamp queue (RestampTests). What lensd signals and what c2pa-python makes of the files run
+/// in process (LensDaemonTests' TimeStampFlowTests).
 class TimeStampTestCase: LensdTestCase {
     var tsa: LocalTSA!
     var policy: String { "when-online" }
@@ -33,27 +34,6 @@ class TimeStampTestCase: LensdTestCase {
 }
 
 final class TimeStampWhenOnlineTests: TimeStampTestCase {
-    func testOnlinePhotosAndVideosAreStampedAndStayTrustedAfterTheCertificateExpires() throws {
-        let (c, session) = try capturingSession()
-        let (photo, info) = try self.photo(c, session)
-        XCTAssertEqual(info["timestamped"]?.boolValue, true)
-        let time = Double(try XCTUnwrap(info["timestamp_time"]?.uint64Value))
-        XCTAssertEqual(time, Date().timeIntervalSince1970, accuracy: 60)
-        try assertStillTrustedTwoYearsOn(try stored(photo, "jpg"), anchors: try anchors(c))
-
-        try c.set(session, "CameraMode", .string("video"))
-        try c.call(session, "StartVideoCapture")
-        try c.waitForSignal("VideoRecordingStarted", path: session)
-        // A recording stopped before its first frame is written has nothing to sign.
-        try c.waitUntilRecorded(session, seconds: 0.1)
-        try c.call(session, "StopVideoCapture")
-        let video = try c.waitForSignal("VideoSigned", path: session, timeout: 60)
-        let videoInfo = try XCTUnwrap(video.arguments.last?.vardictValue)
-        XCTAssertEqual(videoInfo["timestamped"]?.boolValue, true)
-        XCTAssertNotNil(videoInfo["timestamp_time"]?.uint64Value)
-        try assertStillTrustedTwoYearsOn(try stored(try XCTUnwrap(video.arguments.first?.stringValue), "mp4"), anchors: try anchors(c))
-    }
-
     /// `lensctl capture` says so too: JSON (schema) and text.
     func testLensctlCaptureSaysWhenThePhotoWasTimeStamped() throws {
         let photo = tmp.file("photo.jpg").path
@@ -78,103 +58,6 @@ final class TimeStampWhenOnlineTests: TimeStampTestCase {
         }) else { return XCTFail("not a truepic") }
         XCTAssertEqual(info.timestamped, true)
         XCTAssertEqual(try XCTUnwrap(info.timestampTime).timeIntervalSinceNow, 0, accuracy: 60)
-    }
-
-    /// The TSA down: the photo is signed all the same, says so, and turns Invalid with the certificate.
-    func testWithTheTSADownAPhotoIsSignedWithoutATimeStamp() throws {
-        tsa.stop()
-        let (c, session) = try capturingSession()
-        let (photo, info) = try self.photo(c, session)
-        XCTAssertEqual(info["timestamped"]?.boolValue, false)
-        XCTAssertNil(info["timestamp_time"])
-        let file = try stored(photo, "jpg")
-        try ReferenceValidator.assertTrusted(file, anchors: try anchors(c))
-        XCTAssertEqual(try ReferenceValidator.verdict(file: file, anchors: try anchors(c), clockOffset: "+730d").validationState, "Invalid")
-    }
-
-    private func assertStillTrustedTwoYearsOn(_ file: URL, anchors: [URL], line: UInt = #line) throws {
-        let today = try ReferenceValidator.assertTrusted(file, anchors: anchors, line: line)
-        XCTAssertTrue(today.success.contains("timeStamp.trusted"), "\(today.success)", line: line)
-        let later = try ReferenceValidator.verdict(file: file, anchors: anchors, clockOffset: "+730d")
-        XCTAssertEqual(later.validationState, "Trusted", "\(later.failureCodes)", line: line)
-    }
-}
-
-final class TimeStampRequiredTests: TimeStampTestCase {
-    override var policy: String { "required" }
-
-    /// Capture waits for a TSA; a capture whose TSA fails mid-way stores nothing and disables
-    /// capture (reason timestamp, BeginCapture refused) until the TSA is back.
-    func testCaptureFollowsWhetherATSAAnswers() throws {
-        let (c, session) = try capturingSession()
-        try waitUntilEnabled(c, session)
-        XCTAssertEqual(try photo(c, session).info["timestamped"]?.boolValue, true)
-
-        let port = tsa.port
-        tsa.stop()
-        let before = storedPhotos()
-        _ = try c.call(session, "BeginCapture")
-        let failed = try c.waitForSignal("Failed", path: session, timeout: 30)
-        XCTAssertEqual(failed.arguments.first?.stringValue, "org.lensd.Lens1.Error.Timestamp")
-        XCTAssertTrue(failed.arguments.last?.stringValue?.contains(tsa.url) == true, "\(failed.arguments)")
-        XCTAssertEqual(storedPhotos(), before)
-        XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
-
-        let disabled = try c.waitForSignal("CaptureDisabled", path: session)
-        XCTAssertEqual(disabled.arguments.first?.stringArrayValue, ["timestamp"])
-        XCTAssertEqual(try c.get(session, "DisabledReasons").stringArrayValue, ["timestamp"])
-        XCTAssertThrowsError(try c.call(session, "BeginCapture")) {
-            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.CaptureDisabled")
-        }
-
-        tsa = try LocalTSA(directory: tmp.file("tsa"), port: port)
-        // The background check backs off to 8 s at most: well within the bound.
-        try c.waitForSignal("CaptureEnabled", path: session, timeout: 30)
-        XCTAssertEqual(try photo(c, session).info["timestamped"]?.boolValue, true)
-    }
-
-    /// A recording whose TSA stops answering before it is signed is kept, as the SDK keeps a video
-    /// it cannot sign: VideoUnsigned saying why, listed and fetchable, playable, with no manifest.
-    func testARecordingTheTSACannotStampIsKeptUnsigned() throws {
-        let (c, session) = try capturingSession()
-        try waitUntilEnabled(c, session)
-        try c.set(session, "CameraMode", .string("video"))
-        try c.call(session, "StartVideoCapture")
-        try c.waitForSignal("VideoRecordingStarted", path: session)
-        tsa.stop()
-        try c.call(session, "StopVideoCapture")
-        let unsigned = try c.waitForSignal("VideoUnsigned", path: session, timeout: 60)
-        let name = try XCTUnwrap(unsigned.arguments.first?.stringValue)
-        let reason = unsigned.arguments.last?.vardictValue?["reason"]?.stringValue ?? ""
-        XCTAssertTrue(reason.contains("time-stamp") && reason.contains(tsa.url), reason)
-        XCTAssertFalse(c.signals.contains { $0.member == "VideoSigned" })
-        let listed = try c.callManager("ListResults").first?.arrayValue?.compactMap { $0.vardictValue }
-        XCTAssertEqual(listed?.map { $0["name"]?.stringValue }, [name])
-        XCTAssertEqual(listed?.first?["signed"]?.boolValue, false)
-        let fetched = tmp.file("unsigned.mp4")
-        let fd = try XCTUnwrap(c.call(session, "FetchResult", [.string(name)]).first?.fdValue)
-        try Data(FileHandle(fileDescriptor: fd, closeOnDealloc: true).readToEnd() ?? Data()).write(to: fetched)
-        XCTAssertGreaterThan(try FFprobeReport.read(fetched).frames, 0)
-        XCTAssertEqual(try ReferenceValidator.verdict(file: fetched).exitStatus, 2, "c2pa-rs finds no manifest")
-        XCTAssertTrue(temporaryFiles().isEmpty, "\(temporaryFiles())")
-    }
-
-    /// Started with the TSA down, lensd never lets a capture begin.
-    func testStartedWithTheTSADownCaptureStaysDisabled() throws {
-        tsa.stop()
-        try restartDaemon()
-        let (c, session) = try capturingSession()
-        XCTAssertEqual(try c.get(session, "DisabledReasons").stringArrayValue, ["timestamp"])
-        let details = "\(try c.get(session, "DisabledReasonDetails"))"
-        XCTAssertTrue(details.contains("no TSA answers") && details.contains(tsa.url), details)
-        XCTAssertThrowsError(try c.call(session, "BeginCapture")) {
-            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.CaptureDisabled")
-        }
-    }
-
-    private func waitUntilEnabled(_ c: TestClient, _ session: String) throws {
-        guard try c.get(session, "CaptureEnabled").boolValue != true else { return }
-        try c.waitForSignal("CaptureEnabled", path: session, timeout: 30)
     }
 }
 
