@@ -1,5 +1,6 @@
 import Foundation
 import LensContract
+@testable import LensDaemon
 import LensTestSupport
 
 extension DaemonHarness {
@@ -9,6 +10,12 @@ extension DaemonHarness {
         let url = tmp.file("anchor.pem")
         try pem.write(to: url, atomically: true, encoding: .utf8)
         return url
+    }
+
+    /// Every file in the state directory whose name marks an unfinished write.
+    func temporaryFiles() -> [String] {
+        let all = FileManager.default.enumerator(atPath: configuration.stateDirectory)?.allObjects as? [String] ?? []
+        return all.filter { ($0 as NSString).lastPathComponent.hasPrefix(".tmp") }
     }
 
     /// Where the store keeps result `name` of `uid` (root unless told).
