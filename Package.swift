@@ -78,7 +78,8 @@ let package = Package(
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensFaceTests", dependencies: ["LensFace", "LensCore", "LensTestSupport"]),
-        .testTarget(name: "LensDaemonTests", dependencies: ["LensDaemon", "LensBus", "LensContract", "LensCore", "LensTestSupport"]),
+        .testTarget(name: "LensDaemonTests", dependencies: ["LensDaemon", "LensBus", "LensClient", "LensContract", "LensCore", "LensCrypto",
+                                                          "LensTestSupport"]),
         .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "LensContract", "LensSystem", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]
 )
