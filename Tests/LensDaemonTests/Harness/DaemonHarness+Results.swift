@@ -23,11 +23,3 @@ extension DaemonHarness {
         URL(fileURLWithPath: try store.result(name: name, uid: uid).path)
     }
 }
-
-extension EmbeddedLoop {
-    /// Runs posted work for `duration` of real time, for a test whose subject is that nothing
-    /// more happens (the daemon's clock does not move).
-    func runQuietly(for duration: Duration) {
-        try? run(until: { false }, timeout: duration, "nothing")
-    }
-}
