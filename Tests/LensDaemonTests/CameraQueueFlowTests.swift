@@ -8,18 +8,9 @@ import XCTest
 /// Waiting for a busy camera (issue 18.10), in process: lensd queues WaitForCamera calls and
 /// grants the camera first come, first served as it is released; CameraHolder announces every
 /// change; a wait's timeout passes on the clock the test moves.
-final class CameraQueueFlowTests: XCTestCase {
-    private var lensd: DaemonHarness!
-
-    override func setUpWithError() throws {
-        // One test opens six sessions as root.
-        lensd = try DaemonHarness(["--max-sessions-per-user", "8"])
-    }
-
-    override func tearDownWithError() throws {
-        try lensd.shutDown()
-        lensd = nil
-    }
+final class CameraQueueFlowTests: DaemonTestCase {
+    // One test opens six sessions as root.
+    override var arguments: [String] { ["--max-sessions-per-user", "8"] }
 
     func testWaitersGetTheCameraInArrivalOrder() throws {
         let holder = lensd.client(), first = lensd.client(), gone = lensd.client(), second = lensd.client()

@@ -7,18 +7,7 @@ import XCTest
 /// What lensctl's per-capture flags rest on, in process: the settings a photo was taken with are
 /// in its manifest, and each camera keeps its own. (lensctl putting them back afterwards, its
 /// messages and output are CaptureSideEffectTests', on the bus.)
-final class CaptureSettingsFlowTests: XCTestCase {
-    private var lensd: DaemonHarness!
-
-    override func setUpWithError() throws {
-        lensd = try DaemonHarness()
-    }
-
-    override func tearDownWithError() throws {
-        try lensd.shutDown()
-        lensd = nil
-    }
-
+final class CaptureSettingsFlowTests: DaemonTestCase {
     private func device(_ c: HarnessClient, _ s: String) throws -> (path: String?, zoom: Double?, flash: String?) {
         let device = try XCTUnwrap(try c.get(s, "CurrentDevice").vardictValue)
         return (device["path"]?.stringValue, device["videoZoomFactor"]?.doubleValue, device["flashMode"]?.stringValue)

@@ -7,18 +7,7 @@ import XCTest
 /// The controls as the SDK defines them, in process: a pinch that does not compound (its gesture
 /// ending on the clock the test moves), ChangeCamera as the back/front toggle, and a failed
 /// control announced by Failed too.
-final class ControlFlowTests: XCTestCase {
-    private var lensd: DaemonHarness!
-
-    override func setUpWithError() throws {
-        lensd = try DaemonHarness()
-    }
-
-    override func tearDownWithError() throws {
-        try lensd.shutDown()
-        lensd = nil
-    }
-
+final class ControlFlowTests: DaemonTestCase {
     /// A pinch recognizer reports scales cumulative from the gesture's start; forwarding each
     /// update must give start × scale, not compound them.
     func testZoomUpdatesOfOneGestureDoNotCompound() throws {

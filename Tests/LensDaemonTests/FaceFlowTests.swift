@@ -10,7 +10,7 @@ import XCTest
 /// can be checked against the frame it names and the signed selfie shows which frame it is. The
 /// cameras are SteppedCameras: the script's frames are camera time at 30 fps (each step 2 s, the
 /// centred frames 5 s, the window 1 s), made as fast as the detector takes them, a few ahead of it.
-final class FaceFlowTests: XCTestCase {
+final class FaceFlowTests: DaemonTestCase {
     static let script = ["no_face:60", "far:60", "off_centre:60", "close:60", "dark:60", "centred:150"]
 
     /// The script's frames (in memory: the files are read once) and the scenario of each, by index.
@@ -20,20 +20,15 @@ final class FaceFlowTests: XCTestCase {
         return (try SyntheticFrames(directory: tmp.file("frames").path), scenarios)
     }
 
-    private var lensd: DaemonHarness!
     private var scenarios: [String] = []
 
-    override func setUpWithError() throws {
+    override func makeDaemon() throws -> DaemonHarness {
         let (frames, scenarios) = try Self.scripted.get()
         self.scenarios = scenarios
         let pace = FramePace()
-        lensd = try DaemonHarness(cameras: [CameraPosition.back, .front].map { SteppedCamera(position: $0, frames: frames, pace: pace) })
+        let lensd = try DaemonHarness(cameras: [CameraPosition.back, .front].map { SteppedCamera(position: $0, frames: frames, pace: pace) })
         pace.follow(lensd)
-    }
-
-    override func tearDownWithError() throws {
-        try lensd.shutDown()
-        lensd = nil
+        return lensd
     }
 
     private func scenario(of detection: [String: BusValue]) throws -> String {

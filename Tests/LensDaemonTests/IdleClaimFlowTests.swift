@@ -6,17 +6,8 @@ import XCTest
 
 /// A claim left idle while others wait is released (issue 21.5), with a 1 s claim-idle-timeout
 /// on the clock the test moves: not a moment before it has passed.
-final class IdleClaimFlowTests: XCTestCase {
-    private var lensd: DaemonHarness!
-
-    override func setUpWithError() throws {
-        lensd = try DaemonHarness(["--claim-idle-timeout", "1"])
-    }
-
-    override func tearDownWithError() throws {
-        try lensd.shutDown()
-        lensd = nil
-    }
+final class IdleClaimFlowTests: DaemonTestCase {
+    override var arguments: [String] { ["--claim-idle-timeout", "1"] }
 
     func testAnIdleClaimIsReleasedOnlyWhileSomeoneWaits() throws {
         let abandoned = lensd.client(), waiter = lensd.client()

@@ -9,19 +9,13 @@ import XCTest
 /// the positions of the NMEA log the bus test has gpsd play (hold-3d-4m.nmea: a 3D fix at 3.99 m),
 /// ten fixes a second on the clock the test moves. Real gpsd going away and back is
 /// LocationGateTests' on the bus.
-final class LocationGateFlowTests: XCTestCase {
-    private var lensd: DaemonHarness!
+final class LocationGateFlowTests: DaemonTestCase {
     private let source = FedLocationSource()
     private var position: GpsdNMEALog.Position!
 
-    override func setUpWithError() throws {
+    override func makeDaemon() throws -> DaemonHarness {
         position = try XCTUnwrap(GpsdNMEALog(named: "hold-3d-4m.nmea").positions.last)
-        lensd = try DaemonHarness(["--location", "required"], location: source)
-    }
-
-    override func tearDownWithError() throws {
-        try lensd.shutDown()
-        lensd = nil
+        return try DaemonHarness(["--location", "required"], location: source)
     }
 
     private func reasons(_ c: HarnessClient, _ s: String) throws -> [String] {

@@ -7,20 +7,9 @@ import XCTest
 
 /// The photo flow in process, as a member of group lens would see it: BeginCapture, the
 /// thumbnail, PhotoSigned, FetchResult, and c2pa-python's verdict on the file.
-final class PhotoFlowTests: XCTestCase {
-    private var lensd: DaemonHarness!
-
-    override func setUpWithError() throws {
-        try TestUsers.ensure()
-        lensd = try DaemonHarness()
-    }
-
-    override func tearDownWithError() throws {
-        try lensd.shutDown()
-        lensd = nil
-    }
-
+final class PhotoFlowTests: DaemonTestCase {
     func testMemberCapturesFetchesAndTheReferenceTrustsThePhoto() throws {
+        try TestUsers.ensure()
         let member = lensd.client(uid: try TestUsers.uid(TestUsers.member))
         let session = try member.claimedSession()
         let name = try XCTUnwrap(member.call(session, "BeginCapture").first?.stringValue)

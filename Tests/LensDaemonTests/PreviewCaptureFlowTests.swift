@@ -6,17 +6,8 @@ import XCTest
 
 /// A preview never holds capture back, in process: photos taken while a slow reader lags are all
 /// Trusted, and a recording made while a preview runs keeps every frame it announces.
-final class PreviewCaptureFlowTests: XCTestCase {
-    private var lensd: DaemonHarness!
-
-    override func setUpWithError() throws {
-        lensd = try DaemonHarness(["--synthetic-size", "640x360"])
-    }
-
-    override func tearDownWithError() throws {
-        try lensd.shutDown()
-        lensd = nil
-    }
+final class PreviewCaptureFlowTests: DaemonTestCase {
+    override var arguments: [String] { ["--synthetic-size", "640x360"] }
 
     /// Reads one frame a second on its own thread until the stream ends; the count it got.
     private func slowReader(_ reader: PreviewPipeReader) -> () -> Int {

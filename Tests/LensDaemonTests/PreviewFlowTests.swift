@@ -10,17 +10,8 @@ import XCTest
 /// decodes at the size lensd announced, who may open one, and every way it ends — each closing
 /// the stream (EOF) and freeing the daemon's descriptors. The pipe is read on a thread of its own
 /// while the test runs the loop, as a client's would be.
-final class PreviewFlowTests: XCTestCase {
-    private var lensd: DaemonHarness!
-
-    override func setUpWithError() throws {
-        lensd = try DaemonHarness(["--synthetic-size", "1280x720"])
-    }
-
-    override func tearDownWithError() throws {
-        try lensd.shutDown()
-        lensd = nil
-    }
+final class PreviewFlowTests: DaemonTestCase {
+    override var arguments: [String] { ["--synthetic-size", "1280x720"] }
 
     private func openPreview(_ c: HarnessClient, _ session: String, _ options: [String: BusValue] = [:])
         throws -> (reader: PreviewPipeReader, format: [String: BusValue]) {

@@ -7,18 +7,7 @@ import XCTest
 /// Every session signal and property change of the contract, emitted by the daemon in process,
 /// with its payload checked; the subject watch's once-a-second look runs on the clock the test
 /// moves. (Location and the capture gate are in LocationGateFlowTests and CaptureGateFlowTests.)
-final class SessionSignalFlowTests: XCTestCase {
-    private var lensd: DaemonHarness!
-
-    override func setUpWithError() throws {
-        lensd = try DaemonHarness()
-    }
-
-    override func tearDownWithError() throws {
-        try lensd.shutDown()
-        lensd = nil
-    }
-
+final class SessionSignalFlowTests: DaemonTestCase {
     func testControlsAnswerInTheReplyAndSignal() throws {
         let c = lensd.client()
         let s = try c.claimedSession()
