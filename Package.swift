@@ -71,14 +71,15 @@ let package = Package(
         // file and LensClient's OutputFile (what lensctl writes results with); LensImaging makes the photo.
         .testTarget(name: "LensSystemTests", dependencies: ["LensSystem", "C2PA", "LensCrypto", "LensClient", "LensImaging",
                                                             "LensTestSupport"]),
-        .target(name: "LensTestSupport", path: "Tests/LensTestSupport"),
+        .target(name: "LensTestSupport", dependencies: ["LensClient"], path: "Tests/LensTestSupport"),
         // A scriptable D-Bus peer for the integration tests (a separate process, any user).
         .executableTarget(name: "lensd-test-peer", dependencies: ["LensBus"], path: "Tests/LensdPeer"),
         .testTarget(name: "C2PATests", dependencies: ["C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensFaceTests", dependencies: ["LensFace", "LensCore", "LensTestSupport"]),
-        .testTarget(name: "LensDaemonTests", dependencies: ["LensDaemon", "LensBus", "LensContract", "LensCore", "LensTestSupport"]),
+        .testTarget(name: "LensDaemonTests", dependencies: ["LensDaemon", "LensBus", "LensClient", "LensContract", "LensCore", "LensCrypto",
+                                                          "LensTestSupport"]),
         .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "LensContract", "LensSystem", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]
 )

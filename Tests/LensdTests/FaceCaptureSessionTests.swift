@@ -4,16 +4,15 @@ import LensClient
 import LensTestSupport
 import XCTest
 
-/// Face auto-capture end to end on the private system bus: the synthetic camera plays a scripted
-/// sequence of face_scenes.py's frames (synthetic-frames), each file with its index drawn in a
-/// corner (face_sequence.py), so every FaceDetected can be checked against the frame it names and
-/// the signed selfie shows which frame it is.
+/// Face auto-capture through the clients on the private system bus: LensClient's delegate and
+/// `lensctl face-capture`. The synthetic camera plays a scripted sequence of face_scenes.py's
+/// frames (synthetic-frames), each file with its index drawn in a corner (face_sequence.py), so the
+/// chosen frame can be checked. The flow itself — every step of a longer script, the window,
+/// restart, stop, the options and the owner — is FaceFlowTests' (in process).
 final class FaceCaptureSessionTests: LensdTestCase {
-    /// 30 fps: each step lasts 2 s, the centred frames 5 s (the window is 1 s), so that even a
-    /// debug build on a busy machine, skipping frames, processes each step.
-    static let script = ["no_face:60", "far:60", "off_centre:60", "close:60", "dark:60", "centred:150"]
-    static let instructions = ["no_face": "face_not_present", "far": "face_too_far", "off_centre": "face_centering",
-                               "close": "face_too_close", "dark": "lighting", "centred": "candidate_selection"]
+    /// 30 fps: 1 s without a face (FaceDetected comes before the window), then 5 s of centred
+    /// frames, time enough for the 1 s window even in a debug build on a busy machine, which skips frames.
+    static let script = ["no_face:30", "centred:150"]
 
     private var frames: URL { tmp.file("frames") }
     /// The scenario of each file, by index.
@@ -22,156 +21,8 @@ final class FaceCaptureSessionTests: LensdTestCase {
     override var daemonArguments: [String] { super.daemonArguments + ["--synthetic-frames", frames.path] }
 
     override func prepare() throws {
-        let scenes = tmp.file("scenes")
-        try TestTools.runOracle("face_scenes.py", [scenes.path])
-        let listing = try TestTools.runOracle("face_sequence.py", ["write", scenes.path, frames.path] + Self.script)
-        scenarios = try JSONDecoder().decode([String].self, from: listing)
+        scenarios = try FaceScript.write(Self.script, to: frames, scenes: tmp.file("scenes"))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: frames.path)
-    }
-
-    private func claimedSession(_ c: TestClient) throws -> String {
-        let session = try c.openSession()
-        try c.call(session, "StartCaptureSession")
-        return session
-    }
-
-    private func scenario(of detection: [String: BusValue]) throws -> String {
-        let frame = try XCTUnwrap(detection["frame"]?.uint64Value, "\(detection)")
-        return scenarios[Int(frame % UInt64(scenarios.count))]
-    }
-
-    private func detections(_ c: TestClient) -> [[String: BusValue]] {
-        c.signals.filter { $0.member == "FaceDetected" }.compactMap { $0.arguments.first?.vardictValue }
-    }
-
-    func testAFullAutoCaptureFollowsTheScriptAndSignsTheChosenFrame() throws {
-        let c = try client()
-        let session = try claimedSession(c)
-        XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "idle")
-        try c.call(session, "StartFaceAutoCapture", [.vardict([:])])
-        // The component's default: the front camera.
-        let device = try c.waitForSignal("DeviceChanged", path: session)
-        XCTAssertEqual(device.arguments.first?.vardictValue?["position"]?.stringValue, "front")
-        let finished = try c.waitForSignal("FaceAutoCaptureFinished", path: session, timeout: 60)
-        let name = try XCTUnwrap(finished.arguments.first?.stringValue)
-        let chosen = try XCTUnwrap(finished.arguments.last?.vardictValue)
-
-        // Every processed frame got its scenario's instruction, and each step of the script was seen.
-        let seen = detections(c)
-        for detection in seen {
-            XCTAssertEqual(detection["instruction"]?.stringValue, Self.instructions[try scenario(of: detection)], "\(detection)")
-            XCTAssertEqual(detection["face"]?.boolValue, try scenario(of: detection) != "no_face", "\(detection)")
-        }
-        let steps = try seen.map { try scenario(of: $0) }
-        XCTAssertEqual(steps.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } },
-                       ["no_face", "far", "off_centre", "close", "dark", "centred"], "\(steps)")
-        XCTAssertEqual(c.signals.filter { $0.member == "CandidateSelectionStarted" }.count, 1)
-
-        // The chosen frame is a centred one the detector scored valid, the rectangle normalized.
-        XCTAssertEqual(try scenario(of: chosen), "centred")
-        XCTAssertEqual(chosen["valid"]?.boolValue, true)
-        XCTAssertTrue(seen.contains { $0["frame"]?.uint64Value == chosen["frame"]?.uint64Value && $0["valid"]?.boolValue == true })
-        guard case .structure(let edges)? = chosen["rectangle"] else { return XCTFail("no rectangle: \(chosen)") }
-        let box = edges.compactMap(\.doubleValue)
-        XCTAssertEqual(box.count, 4)
-        XCTAssertTrue(box.allSatisfy { (0...1).contains($0) } && box[0] < box[2] && box[1] < box[3], "\(box)")
-
-        // Then the photo path, under that name; the signed file is exactly the chosen frame.
-        let initial = try c.waitForSignal("InitialCaptureFinished", path: session)
-        XCTAssertEqual(initial.arguments.first?.stringValue, name)
-        let signed = try c.waitForSignal("PhotoSigned", path: session, timeout: 30)
-        XCTAssertEqual(signed.arguments.first?.stringValue, name)
-        let photo = try XCTUnwrap(storedPhotos().first { $0.lastPathComponent == "\(name).jpg" })
-        let drawn = String(decoding: try TestTools.runOracle("face_sequence.py", ["read", photo.path]), as: UTF8.self)
-        XCTAssertEqual(UInt64(drawn.trimmingCharacters(in: .whitespacesAndNewlines)),
-                       try XCTUnwrap(chosen["frame"]?.uint64Value) % UInt64(scenarios.count))
-        let verdict = try ReferenceValidator.assertTrusted(photo, anchors: [try c.trustAnchorFile(in: tmp)])
-        XCTAssertEqual(verdict.actions.first?.digitalSourceType,
-                       "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia")
-        XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "idle")
-    }
-
-    func testRequestFaceCaptureTakesTheNextFrameWhateverItShows() throws {
-        let c = try client()
-        let session = try claimedSession(c)
-        XCTAssertThrowsError(try c.call(session, "RequestFaceCapture")) { XCTAssertEqual(($0 as? BusError)?.shortName, "NotStarted") }
-        try c.call(session, "StartFaceAutoCapture", [.vardict(["camera_facing": .string("back")])])
-        XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "searching")
-        try c.waitForSignal("FaceDetected", path: session)
-        try c.call(session, "RequestFaceCapture")
-        let finished = try c.waitForSignal("FaceAutoCaptureFinished", path: session, timeout: 30)
-        let name = finished.arguments.first?.stringValue
-        let signed = try c.waitForSignal("PhotoSigned", path: session, timeout: 30)
-        XCTAssertEqual(signed.arguments.first?.stringValue, name)
-        XCTAssertFalse(c.signals.contains { $0.member == "DeviceChanged" }, "back was asked for and is current")
-        XCTAssertFalse(c.signals.contains { $0.member == "CandidateSelectionStarted" }, "the script starts without a face")
-    }
-
-    func testRestartBeginsAgainAndStopEndsIt() throws {
-        let c = try client()
-        let session = try claimedSession(c)
-        try c.call(session, "StartFaceAutoCapture", [.vardict(["candidate_selection_ms": .uint32(60_000)])])
-        XCTAssertThrowsError(try c.call(session, "StartFaceAutoCapture", [.vardict([:])])) {
-            XCTAssertEqual(($0 as? BusError)?.shortName, "Busy")
-        }
-        try c.waitForSignal("CandidateSelectionStarted", path: session, timeout: 60)
-        XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "candidate_selection")
-        try c.call(session, "RestartFaceAutoCapture")
-        XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "searching")
-        // From the beginning: the window starts again once the centred frames come round again.
-        try c.waitForSignal("CandidateSelectionStarted", path: session, timeout: 60)
-        try c.call(session, "StopFaceAutoCapture")
-        XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "idle")
-        try c.ping()
-        c.forgetSignals()
-        try c.drain(for: 1)  // nothing arrives within a second: the wait is the subject
-        XCTAssertFalse(c.signals.contains { $0.member == "FaceDetected" || $0.member == "FaceAutoCaptureFinished" },
-                       "\(c.signals.map(\.member))")
-        try c.call(session, "StopFaceAutoCapture")  // idempotent
-        XCTAssertThrowsError(try c.call(session, "RestartFaceAutoCapture")) { XCTAssertEqual(($0 as? BusError)?.shortName, "NotStarted") }
-        XCTAssertTrue(storedPhotos().isEmpty)
-    }
-
-    func testReleasingTheClaimEndsIt() throws {
-        let c = try client()
-        let session = try claimedSession(c)
-        try c.call(session, "StartFaceAutoCapture", [.vardict([:])])
-        try c.waitForSignal("FaceDetected", path: session)
-        try c.call(session, "StopCaptureSession")
-        XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "idle")
-        XCTAssertThrowsError(try c.call(session, "RequestFaceCapture")) { XCTAssertEqual(($0 as? BusError)?.shortName, "NotStarted") }
-    }
-
-    func testItNeedsTheClaimTheOwnerAndValidOptions() throws {
-        let c = try client()
-        let session = try c.openSession()
-        XCTAssertThrowsError(try c.call(session, "StartFaceAutoCapture", [.vardict([:])])) {
-            XCTAssertEqual(($0 as? BusError)?.shortName, "NotStarted")
-        }
-        try c.call(session, "StartCaptureSession")
-        let bad: [String: BusValue] = [
-            "min_valid_frames": .uint32(0), "candidate_selection_ms": .int32(5),
-            "detection_rectangle": .structure([.double(0.6), .double(0), .double(0.4), .double(1)]),
-            "camera_facing": .string("sideways"), "min_face_size": .double(0), "max_face_size": .double(2),
-            "max_center_offset": .double(-1), "min_brightness": .double(1.5), "max_brightness": .string("bright"),
-            "min_sharpness": .double(-.infinity), "face_colour": .string("any"),
-        ]
-        for (key, value) in bad {
-            XCTAssertThrowsError(try c.call(session, "StartFaceAutoCapture", [.vardict([key: value])]), key) {
-                let error = $0 as? BusError
-                XCTAssertEqual(error?.shortName, "InvalidArgument", key)
-                XCTAssertTrue(error?.message.contains(key) ?? false, "\(key): \(error?.message ?? "")")
-            }
-        }
-        XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "idle")
-        try c.call(session, "StartFaceAutoCapture", [.vardict([:])])
-        let other = try peer(["call:\(session):org.lensd.Lens1.Session:RequestFaceCapture",
-                              "call:\(session):org.lensd.Lens1.Session:StopFaceAutoCapture",
-                              "get:\(session):org.lensd.Lens1.Session:FaceAutoCaptureState"], as: TestUsers.member)
-        XCTAssertEqual(try other.finish(), 0, "\(other.lines)")
-        XCTAssertEqual(other.lines.filter { $0.hasPrefix("error ") && $0.contains("org.freedesktop.DBus.Error.UnknownObject") }.count,
-                       3, "another member's session answers as a missing one: \(other.lines)")
-        XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "searching")
     }
 
     /// LensClient: the delegate hears each processed frame, the window, the chosen frame, then its

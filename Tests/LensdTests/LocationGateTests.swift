@@ -41,50 +41,9 @@ class LocationTestCase: LensdTestCase {
     }
 }
 
+/// The gate with the real gpsd: killed, capture is disabled; back, enabled again. The gate's
+/// rules with a fed source (thresholds, LocationChanged's rate, the signals) are LocationGateFlowTests'.
 final class LocationGateTests: LocationTestCase {
-    /// Disabled until the fix is within the threshold; a 4 m fix never satisfies 3 m; raising
-    /// the threshold enables at once; an out-of-range threshold changes nothing.
-    func testCaptureWaitsForAnAccurateEnoughFix() throws {
-        let c = try client()
-        let s = try c.openSession(["maximumLocationAccuracy": .double(3)])
-        try c.call(s, "StartCaptureSession")
-        XCTAssertEqual(try reasons(c, s), ["location"])
-        XCTAssertThrowsError(try c.call(s, "BeginCapture")) {
-            XCTAssertEqual(($0 as? BusError)?.name, "org.lensd.Lens1.Error.CaptureDisabled")
-        }
-        // The fix arrives (LocationChanged, ≤ 1/s) but at 3.99 m it does not meet 3 m.
-        let located = try c.waitForSignal("LocationChanged", path: s) { $0.arguments.first?.vardictValue?["accuracy"] != nil }
-        let fix = try XCTUnwrap(located.arguments.first?.vardictValue)
-        XCTAssertEqual(fix["accuracy"]?.doubleValue ?? 0, 3.99, accuracy: 0.01)
-        XCTAssertEqual(fix["mode"]?.stringValue, "3d")
-        let expected = try XCTUnwrap(try GpsdNMEALog(named: logName).positions.last)
-        XCTAssertEqual(fix["altitude"]?.doubleValue, expected.altitudeMSL)
-        XCTAssertEqual(try c.get(s, "Location").vardictValue?["latitude"]?.doubleValue ?? 0, expected.latitude, accuracy: 1e-6)
-        let property = try c.waitForSignal("PropertiesChanged", path: s) { $0.arguments[1].vardictValue?["Location"] != nil }
-        XCTAssertEqual(property.arguments[1].vardictValue?["Location"]?.vardictValue?["mode"]?.stringValue, "3d")
-        // gpsd reports 10 times a second here; LocationChanged comes at most once a second (over 3 s:
-        // the interval is the subject).
-        c.forgetSignals()
-        try c.drain(for: 3)
-        XCTAssertLessThanOrEqual(c.signals.filter { $0.member == "LocationChanged" }.count, 4)
-        XCTAssertEqual(try reasons(c, s), ["location"])
-        XCTAssertFalse(c.signals.contains { $0.member == "CaptureEnabled" })
-
-        for bad in [Double.nan, .infinity, -.infinity, 2.999, 1500.001] {
-            XCTAssertEqual(try c.call(s, "SetMaximumLocationAccuracy", [.double(bad)]).first?.boolValue, false, "\(bad)")
-            XCTAssertEqual(try c.get(s, "MaximumLocationAccuracy").doubleValue, 3, "\(bad)")
-        }
-        XCTAssertEqual(try c.call(s, "SetMaximumLocationAccuracy", [.double(5)]).first?.boolValue, true)
-        try c.waitForSignal("CaptureEnabled", path: s, timeout: 1)
-        let gate = try c.waitForSignal("PropertiesChanged", path: s, timeout: 1) { $0.arguments[1].vardictValue?["CaptureEnabled"] != nil }
-        XCTAssertEqual(gate.arguments[1].vardictValue?["CaptureEnabled"]?.boolValue, true)
-        XCTAssertEqual(gate.arguments[1].vardictValue?["DisabledReasons"]?.stringArrayValue, [])
-        XCTAssertEqual(try reasons(c, s), [])
-        let disabled = try XCTUnwrap(try c.call(s, "SetMaximumLocationAccuracy", [.double(3)]).first?.boolValue)
-        XCTAssertTrue(disabled)
-        XCTAssertEqual(try c.waitForSignal("CaptureDisabled", path: s, timeout: 1).arguments.first?.stringArrayValue, ["location"])
-    }
-
     /// gpsd killed: disabled for location within 5 s; back: enabled again, lensd not restarted.
     func testGpsdGoingAwayAndComingBack() throws {
         let c = try client()

@@ -27,7 +27,7 @@ extension VividDeviceTests {
         var seen: [String] = []
         for step in steps.dropLast() {
             control.fileHandleForWriting.write(Data((try XCTUnwrap(files[step]).joined(separator: " ") + "\n").utf8))
-            let expected = try XCTUnwrap(FaceCaptureSessionTests.instructions[step])
+            let expected = try XCTUnwrap(FaceScript.instructions[step])
             while seen.last != expected {
                 let detection = try c.waitForSignal("FaceDetected", path: s, timeout: 90)
                 seen.append(try XCTUnwrap(detection.arguments.first?.vardictValue?["instruction"]?.stringValue))
@@ -37,7 +37,7 @@ extension VividDeviceTests {
         let finished = try c.waitForSignal("FaceAutoCaptureFinished", path: s, timeout: 120)
         seen += c.signals.filter { $0.member == "FaceDetected" }.compactMap { $0.arguments.first?.vardictValue?["instruction"]?.stringValue }
         XCTAssertEqual(seen.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } },
-                       steps.compactMap { FaceCaptureSessionTests.instructions[$0] }, "\(seen)")
+                       steps.compactMap { FaceScript.instructions[$0] }, "\(seen)")
         XCTAssertEqual(c.signals.filter { $0.member == "CandidateSelectionStarted" }.count, 1)
         XCTAssertEqual(finished.arguments.last?.vardictValue?["valid"]?.boolValue, true)
 

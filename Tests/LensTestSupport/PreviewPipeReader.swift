@@ -1,27 +1,26 @@
 import Foundation
 import LensClient
-import LensTestSupport
 
 /// Reads a preview pipe in a test: whole frames (cut by LensClient's MJPEGSplitter), waiting with
 /// poll() under a liveness deadline so that a stream that stalls fails the test instead of hanging it.
-final class PreviewPipeReader: @unchecked Sendable {  // used by one thread at a time
+public final class PreviewPipeReader: @unchecked Sendable {  // used by one thread at a time
     private var fd: Int32
     private var splitter = MJPEGSplitter()
     private var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    private(set) var reachedEnd = false
+    public private(set) var reachedEnd = false
 
     /// Takes ownership of `fd`.
-    init(fd: Int32) { self.fd = fd }
+    public init(fd: Int32) { self.fd = fd }
     deinit { close() }
 
     /// Closes the read end, as a client that stops watching does.
-    func close() {
+    public func close() {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
     }
 
     /// The next `count` frames.
-    func frames(_ count: Int, timeout: TimeInterval = 20) throws -> [LensPreviewFrame] {
+    public func frames(_ count: Int, timeout: TimeInterval = 20) throws -> [LensPreviewFrame] {
         var frames: [LensPreviewFrame] = []
         let deadline = Date().addingTimeInterval(timeout)
         while frames.count < count {
@@ -32,7 +31,7 @@ final class PreviewPipeReader: @unchecked Sendable {  // used by one thread at a
     }
 
     /// Everything up to the end of the stream; throws if it does not end by the deadline.
-    func framesToEnd(timeout: TimeInterval = 20) throws -> [LensPreviewFrame] {
+    public func framesToEnd(timeout: TimeInterval = 20) throws -> [LensPreviewFrame] {
         var frames: [LensPreviewFrame] = []
         let deadline = Date().addingTimeInterval(timeout)
         while try readSome(until: deadline) { frames += try pending() }

@@ -1,23 +1,24 @@
 import Foundation
 import LensBus
+@testable import LensDaemon
 import LensTestSupport
 import XCTest
 
-/// The controls as the SDK defines them, on the real daemon: a pinch that does not compound,
-/// ChangeCamera as the back/front toggle, and a failed control announced by Failed too.
-final class ControlSemanticsTests: LensdTestCase {
+/// The controls as the SDK defines them, in process: a pinch that does not compound (its gesture
+/// ending on the clock the test moves), ChangeCamera as the back/front toggle, and a failed
+/// control announced by Failed too.
+final class ControlFlowTests: DaemonTestCase {
     /// A pinch recognizer reports scales cumulative from the gesture's start; forwarding each
     /// update must give start × scale, not compound them.
     func testZoomUpdatesOfOneGestureDoNotCompound() throws {
-        let c = try client()
-        let s = try c.openSession()
-        try c.call(s, "StartCaptureSession")
+        let c = lensd.client()
+        let s = try c.claimedSession()
         XCTAssertEqual(try zoom(c, s, "SetZoomFactor", 2), 2)
         XCTAssertEqual(try zoom(c, s, "Zoom", 1.5), 3)
         XCTAssertEqual(try zoom(c, s, "Zoom", 2), 4)
         XCTAssertEqual(try zoom(c, s, "Zoom", 0.25), 1)
-        // The gap is the input here: 300 ms without a Zoom ends the gesture.
-        try c.drain(for: 0.5)
+        // 300 ms without a Zoom ends the gesture.
+        lensd.loop.advance(by: .milliseconds(500))
         XCTAssertEqual(try zoom(c, s, "Zoom", 3), 3)
         XCTAssertEqual(try zoom(c, s, "Zoom", 2), 2)
         // SetZoomFactor is absolute and ends the gesture at once.
@@ -27,7 +28,7 @@ final class ControlSemanticsTests: LensdTestCase {
 
     /// The session starts on the back camera and ChangeCamera toggles front ↔ back.
     func testChangeCameraTogglesBetweenBackAndFront() throws {
-        let c = try client()
+        let c = lensd.client()
         let s = try c.openSession()
         XCTAssertEqual(try c.get(s, "CurrentDevice").vardictValue?["position"]?.stringValue, "back")
         try c.call(s, "StartCaptureSession")
@@ -39,9 +40,8 @@ final class ControlSemanticsTests: LensdTestCase {
 
     /// Any listed camera is reached by its path from ListDevices; others are NotFound.
     func testSelectCameraSwitchesToTheListedPath() throws {
-        let c = try client()
-        let s = try c.openSession()
-        try c.call(s, "StartCaptureSession")
+        let c = lensd.client()
+        let s = try c.claimedSession()
         let paths = try XCTUnwrap(c.callManager("ListDevices").first?.arrayValue).compactMap { $0.vardictValue?["path"]?.stringValue }
         XCTAssertEqual(paths, ["synthetic:back", "synthetic:front"])
         let front = try XCTUnwrap(try c.call(s, "SelectCamera", [.string("synthetic:front")]).first?.vardictValue)
@@ -60,9 +60,8 @@ final class ControlSemanticsTests: LensdTestCase {
     /// A control that fails answers with the error and then also emits Failed with the same
     /// name and message, so a client that only listens to signals learns of it.
     func testAFailedControlAlsoEmitsFailed() throws {
-        let c = try client()
-        let s = try c.openSession()
-        try c.call(s, "StartCaptureSession")
+        let c = lensd.client()
+        let s = try c.claimedSession()
         let refused: [(String, [BusValue], String)] = [
             ("Zoom", [.double(0)], "InvalidArgument"), ("SetZoomFactor", [.double(0.5)], "InvalidArgument"),
             ("FocusAt", [.double(1.5), .double(0.5)], "InvalidArgument"), ("SetFlashMode", [.string("strobe")], "InvalidArgument"),
@@ -82,10 +81,9 @@ final class ControlSemanticsTests: LensdTestCase {
 
     /// Someone else's call on this session is refused without telling the owner anything.
     func testAnOutsidersControlCallSendsTheOwnerNoFailed() throws {
-        let owner = try client()
-        let s = try owner.openSession()
-        try owner.call(s, "StartCaptureSession")
-        let other = try client()
+        let owner = lensd.client()
+        let s = try owner.claimedSession()
+        let other = lensd.client()
         XCTAssertThrowsError(try other.call(s, "Zoom", [.double(0)])) {
             XCTAssertEqual(($0 as? BusError)?.name, "org.freedesktop.DBus.Error.UnknownObject", "as a session that never existed")
         }
@@ -95,7 +93,7 @@ final class ControlSemanticsTests: LensdTestCase {
         XCTAssertEqual(first.arguments.first?.stringValue, "org.lensd.Lens1.Error.InvalidArgument")
     }
 
-    private func zoom(_ c: TestClient, _ s: String, _ member: String, _ value: Double) throws -> Double? {
+    private func zoom(_ c: HarnessClient, _ s: String, _ member: String, _ value: Double) throws -> Double? {
         try c.call(s, member, [.double(value)]).first?.doubleValue
     }
 }

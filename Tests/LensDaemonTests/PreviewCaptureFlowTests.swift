@@ -1,13 +1,13 @@
 import Foundation
 import LensBus
-import LensClient
+@testable import LensDaemon
 import LensTestSupport
 import XCTest
 
-/// A preview never holds capture back: photos taken while a slow reader lags are all Trusted, and
-/// a recording made while a preview runs keeps every frame it announces.
-final class PreviewCaptureTests: LensdTestCase {
-    override var daemonArguments: [String] { super.daemonArguments + ["--synthetic-size", "640x360"] }
+/// A preview never holds capture back, in process: photos taken while a slow reader lags are all
+/// Trusted, and a recording made while a preview runs keeps every frame it announces.
+final class PreviewCaptureFlowTests: DaemonTestCase {
+    override var arguments: [String] { ["--synthetic-size", "640x360"] }
 
     /// Reads one frame a second on its own thread until the stream ends; the count it got.
     private func slowReader(_ reader: PreviewPipeReader) -> () -> Int {
@@ -27,59 +27,52 @@ final class PreviewCaptureTests: LensdTestCase {
     }
 
     func testPhotosStayTrustedAndPromptWhileASlowReaderLags() throws {
-        let c = try client()
-        let s = try c.openSession()
-        try c.call(s, "StartCaptureSession")
-        let anchor = try c.trustAnchorFile(in: tmp)
+        let c = lensd.client()
+        let s = try c.claimedSession()
+        let anchor = try lensd.trustAnchorFile()
         let fd = try XCTUnwrap(try c.call(s, "OpenPreview", [.vardict(["width": .uint32(320), "height": .uint32(180)])]).first?.fdValue)
         let finish = slowReader(PreviewPipeReader(fd: fd))
         for _ in 0..<3 {
             let started = Date()
-            let photo = try capture(c, s)
+            let (name, _) = try c.photo(in: s)
             // A liveness bound, generous for a loaded 2-core machine: the preview's lag is not the photo's.
             XCTAssertLessThan(Date().timeIntervalSince(started), 15)
-            try ReferenceValidator.assertTrusted(photo, anchors: [anchor])
+            try ReferenceValidator.assertTrusted(try lensd.storedFile(name), anchors: [anchor])
         }
         // The three photos may take less time than the pipe needs to fill: keep the slow reader
         // reading until lensd has had to drop a frame (a liveness bound, not a timing).
-        var stats = try XCTUnwrap(try c.get(s, "PreviewStats").vardictValue)
-        let deadline = Date().addingTimeInterval(30)
-        while stats["dropped"]?.uint64Value ?? 0 == 0, Date() < deadline {
-            try c.drain(for: 0.2)
-            stats = try XCTUnwrap(try c.get(s, "PreviewStats").vardictValue)
-        }
-        XCTAssertGreaterThan(stats["dropped"]?.uint64Value ?? 0, 0, "a reader at 1 frame/s leaves frames behind: \(stats)")
+        func dropped() -> UInt64 { (try? c.get(s, "PreviewStats").vardictValue?["dropped"]?.uint64Value ?? 0) ?? 0 }
+        try lensd.loop.run(until: { dropped() > 0 }, "a frame dropped: a reader at 1 frame/s leaves frames behind")
         try c.call(s, "ClosePreview")
         XCTAssertGreaterThan(finish(), 0)
     }
 
     func testARecordingMadeDuringAPreviewIsTrustedAndKeepsItsFrames() throws {
-        let c = try client()
+        let c = lensd.client()
         let s = try c.openSession()
         try c.set(s, "CameraMode", .string("video"))
         try c.call(s, "StartCaptureSession")
         let fd = try XCTUnwrap(try c.call(s, "OpenPreview", [.vardict([:])]).first?.fdValue)
         let reader = PreviewPipeReader(fd: fd)
-        _ = try reader.frames(3)
+        _ = try lensd.loop.run(alongside: { try reader.frames(3) })
         try c.call(s, "StartVideoCapture")
         // The preview goes on while the recording pulls the frames.
-        let during = try reader.frames(30)
+        let during = try lensd.loop.run(alongside: { try reader.frames(30) })
         try c.call(s, "StopVideoCapture")
-        let signed = try c.waitForSignal("VideoSigned", path: s, timeout: 60)
+        let signed = try c.waitForSignal("VideoSigned", path: s, timeout: .seconds(60))
         let name = try XCTUnwrap(signed.arguments.first?.stringValue)
         let frames = try XCTUnwrap(signed.arguments.last?.vardictValue?["frames"]?.uint32Value)
-        _ = try reader.frames(3)  // and after it
+        _ = try lensd.loop.run(alongside: { try reader.frames(3) })  // and after it
 
         let fetched = try XCTUnwrap(try c.call(s, "FetchResult", [.string(name)]).first?.fdValue)
-        defer { close(fetched) }
-        let video = tmp.file("\(name).mp4")
-        try FileHandle(fileDescriptor: fetched, closeOnDealloc: false).readToEnd()?.write(to: video)
+        let video = lensd.tmp.file("\(name).mp4")
+        try FileHandle(fileDescriptor: fetched, closeOnDealloc: true).readToEnd()?.write(to: video)
         let probe = try FFprobeReport.read(video)
         XCTAssertEqual(probe.frames, Int(frames))
         XCTAssertEqual(probe.decodeErrors, "")
         // The recording got every frame the camera thread pulled, the preview a share of them;
         // only the few frames the pipe held from before the start (64 KiB) are not the recording's.
         XCTAssertGreaterThanOrEqual(Int(frames), during.count - 5)
-        try ReferenceValidator.assertTrusted(video, anchors: [try c.trustAnchorFile(in: tmp)])
+        try ReferenceValidator.assertTrusted(video, anchors: [try lensd.trustAnchorFile()])
     }
 }
