@@ -38,7 +38,7 @@ final class PhotoFlowTests: DaemonTestCase {
         XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["tiff:Model"]?.string, "lensd synthetic camera")
         XCTAssertEqual(verdict.actions.first?.digitalSourceType,
                        "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia")
-        XCTAssertEqual(lensd.temporaryFiles(), [])
+        XCTAssertEqual(lensd.stateFiles.temporaryFiles, [])
     }
 
     /// Settling, as lensd does at SIGTERM (whose path is PhotoFlowTests' on the bus): the photo
