@@ -88,6 +88,8 @@ final class SessionFlowTests: XCTestCase {
         lensd.loop.advance(by: .seconds(11))
         let c = lensd.client()
         XCTAssertEqual(try c.get(s, "IsRecordingVideo").boolValue, true)
+        // A frame recorded, so that there is a video to sign (the clock above is the test's, not the camera's).
+        try c.waitUntilRecorded(s, seconds: 0.1)
         try c.call(s, "StopVideoCapture")
         try c.waitForSignal("VideoSigned", path: s)
     }
