@@ -67,6 +67,18 @@ final class LensctlMessageTests: LensdTestCase {
         XCTAssertLessThan(bytes - Double(try XCTUnwrap(size)), shown.2 == "K" ? 1024 : 104_858)
     }
 
+    /// Without --bus, lensctl reaches lensd on LENSD_BUS (the try shell's), whatever the system bus
+    /// is; --bus still wins.
+    func testLENSD_BUSIsTheBusWithoutBusOption() throws {
+        let nowhere = "unix:path=\(tmp.file("no-such-bus").path)"
+        let lensctl = try LensctlRunner.binary
+        let reached = try runProcess([lensctl, "status"], env: ["LENSD_BUS": bus.address, "DBUS_SYSTEM_BUS_ADDRESS": nowhere])
+        XCTAssertEqual(reached.status, 0, String(decoding: reached.stderr, as: UTF8.self))
+        XCTAssertTrue(String(decoding: reached.stdout, as: UTF8.self).contains("Capture: enabled"))
+        let overridden = try runProcess([lensctl, "status", "--bus", nowhere], env: ["LENSD_BUS": bus.address])
+        XCTAssertEqual(overridden.status, 3, String(decoding: overridden.stderr, as: UTF8.self))
+    }
+
     /// A lensd with what it needs prints no hints.
     func testStatusWithoutProblemsHasNoHints() throws {
         XCTAssertFalse(try lensctl.expect(0, ["status"]).stdout.contains("Hint"))
