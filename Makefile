@@ -46,6 +46,7 @@ APP_FILES = \
 	$(foreach lang,$(APP_LANGUAGES),$(APP_LOCALE_BUILD)/$(lang)/LC_MESSAGES/lens-camera.mo:$(PREFIX)/share/locale/$(lang)/LC_MESSAGES/lens-camera.mo:0644) \
 	$(APP_DIR)/data/org.lensd.LensCamera.desktop:$(PREFIX)/share/applications/org.lensd.LensCamera.desktop:0644 \
 	$(APP_DIR)/data/org.lensd.LensCamera.svg:$(PREFIX)/share/icons/hicolor/scalable/apps/org.lensd.LensCamera.svg:0644 \
+	$(APP_DIR)/data/org.lensd.LensCamera-flash-symbolic.svg:$(PREFIX)/share/icons/hicolor/scalable/actions/org.lensd.LensCamera-flash-symbolic.svg:0644 \
 	$(APP_DIR)/data/org.lensd.LensCamera.metainfo.xml:$(PREFIX)/share/metainfo/org.lensd.LensCamera.metainfo.xml:0644
 
 .PHONY: all build catalogs install uninstall dist test demo clean app app-catalogs install-app uninstall-app

@@ -31,16 +31,24 @@ public enum OutputFile {
 
     /// Why a target was refused or a write failed, in one readable line.
     public struct Failure: Error, Equatable, CustomStringConvertible {
-        /// A misuse of the option (`-o -` to a terminal) rather than a failure.
-        public let isUsage: Bool
+        public enum Kind: Sendable, Equatable {
+            /// A misuse of the option (`-o -` to a terminal).
+            case usage
+            /// `-o` names a directory that does not exist (`DIR/`, or the folder of `DIR/FILE`).
+            case noSuchDirectory
+            /// Refused (an existing file, a device) or a write that failed.
+            case failed
+        }
+
+        public let kind: Kind
         public let message: String
         /// The failed call's errno, when one failed (`.noSpace` for a full disk).
         public let errno: Errno?
 
-        init(_ message: String, errno: Errno? = nil, isUsage: Bool = false) {
+        init(_ message: String, errno: Errno? = nil, kind: Kind = .failed) {
             self.message = errno.map { "\(message): \($0)" } ?? message
             self.errno = errno
-            self.isUsage = isUsage
+            self.kind = kind
         }
 
         public var description: String { message }
@@ -52,7 +60,7 @@ public enum OutputFile {
         guard let option else { return try directory(".") }
         if option == "-" {
             guard !FileDescriptor.borrowing(STDOUT_FILENO, { $0.isTerminal }) else {
-                throw Failure("-o - writes binary data to standard output: redirect it to a file or a pipe", isUsage: true)
+                throw Failure("-o - writes binary data to standard output: redirect it to a file or a pipe", kind: .usage)
             }
             return .standardOutput
         }
@@ -60,6 +68,8 @@ public enum OutputFile {
         do {
             info = try FileSystem.status(option, followingLinks: false)
         } catch .notFound {
+            // A trailing slash means a directory: never a file named after it.
+            if option.hasSuffix("/") { throw Failure("no such directory: \(option)", kind: .noSuchDirectory) }
             try requireWritableDirectory(of: option)
             return .file(option)
         } catch {
@@ -177,7 +187,11 @@ public enum OutputFile {
 
     private static func requireWritableDirectory(of path: String) throws(Failure) {
         let directory = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
-        do { try FileSystem.checkAccess(directory, W_OK) } catch { throw Failure("cannot write to \(directory)", errno: error) }
+        do { try FileSystem.checkAccess(directory, W_OK) } catch .notFound {
+            throw Failure("no such directory: \(directory)", kind: .noSuchDirectory)
+        } catch {
+            throw Failure("cannot write to \(directory)", errno: error)
+        }
     }
 
     private static func kind(_ mode: mode_t) -> String {

@@ -1,17 +1,20 @@
 import Foundation
 
-/// A real gpsd 3.22 (`/usr/sbin/gpsd`), in the foreground, reading NMEA from a TCP source,
-/// serving clients on 127.0.0.1:`port`. Stopped by PID only.
+/// A real gpsd 3.22 (`/usr/sbin/gpsd`), in the foreground, reading NMEA from a TCP source (a
+/// GpsdNMEAFeeder) or a UDP one (scripts/nmea-replay), serving clients on 127.0.0.1:`port`.
+/// Stopped by PID only.
 public final class GpsdProcess {
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
+    public enum Transport: String { case tcp, udp }
+
     public let port: UInt16
-    private let source: UInt16
+    private let source: String
     private var process: Process?
 
-    public init(sourcePort: UInt16) throws {
+    public init(sourcePort: UInt16, transport: Transport = .tcp) throws {
         port = try GpsdSockets.freePort()
-        source = sourcePort
+        source = "\(transport.rawValue)://127.0.0.1:\(sourcePort)"
     }
 
     deinit { kill() }
@@ -23,7 +26,7 @@ public final class GpsdProcess {
         precondition(process == nil, "gpsd already running")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/gpsd")
-        process.arguments = ["-N", "-n", "-b", "-S", String(port), "tcp://127.0.0.1:\(source)"]
+        process.arguments = ["-N", "-n", "-b", "-S", String(port), source]
         // It logs a harmless "unable to connect to the DBUS system bus" on every start.
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

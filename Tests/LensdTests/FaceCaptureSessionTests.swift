@@ -78,4 +78,22 @@ final class FaceCaptureSessionTests: LensdTestCase {
         XCTAssertTrue(late.stderr.contains("gave up after 2 s"), late.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.file("late.jpg").path))
     }
+
+    /// Off a terminal (a log, a pipe) `face-capture` prints each change of instruction as a line of
+    /// its own on stderr, in the order the script asks for them — never carriage returns.
+    func testLensctlFaceCaptureWritesInstructionChangesAsLinesOffATerminal() throws {
+        let run = try lensctl.expect(0, ["face-capture", "-o", tmp.file("selfie.jpg").path, "--camera-facing", "back",
+                                         "--timeout", "60"])
+        XCTAssertFalse(run.stderr.contains("\r"), run.stderr)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        XCTAssertTrue(zip(lines, lines.dropFirst()).allSatisfy { $0 != $1 }, "a line repeats the one before:\n\(run.stderr)")
+        // The script's steps, in its order (a busy debug build may skip a short step's frames, or
+        // see a frame of the next step early, so the first sighting of each is what is compared).
+        let script = ["Present your face", "Move closer", "Center your face", "Move back", "Turn towards light", "Hold still..."]
+        let firstSightings = lines.filter(script.contains).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        XCTAssertEqual(firstSightings, script.filter(firstSightings.contains), "out of the script's order:\n\(run.stderr)")
+        XCTAssertGreaterThanOrEqual(firstSightings.count, 4, run.stderr)
+        XCTAssertEqual(firstSightings.last, "Hold still...", run.stderr)
+        XCTAssertTrue(run.stdout.contains("verdict:  Trusted"), run.stdout)
+    }
 }

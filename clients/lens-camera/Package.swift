@@ -14,6 +14,8 @@ let package = Package(
         // The app: windows, controls and their state, on LensClient; C2PA verifies what it fetched.
         .target(name: "LensCameraUI", dependencies: ["GtkKit", .product(name: "LensClient", package: "lensd"),
                                                      .product(name: "LensFace", package: "lensd"),
+                                                     // ProjectVersion, for the About window.
+                                                     .product(name: "LensBus", package: "lensd"),
                                                      .product(name: "C2PA", package: "lensd"),
                                                      .product(name: "LensCrypto", package: "lensd")]),
         .executableTarget(name: "lens-camera", dependencies: ["LensCameraUI"]),

@@ -30,8 +30,12 @@ struct Arguments {
             if switches.contains(name), inlineValue == nil {
                 flags.insert(name)
             } else if options.contains(name) {
-                guard let value = inlineValue ?? rest.popFirst() else {
-                    throw CommandFailure(.usage, "option \(name) needs a value")
+                // `-o --json` (or `-o` last, with `--bus ADDRESS` moved behind it) lacks its value:
+                // another of the command's options is not a file name.
+                let nextIsOption = rest.first.map { String($0.prefix { $0 != "=" }) }
+                    .map { options.contains($0) || switches.contains($0) } ?? false
+                guard let value = inlineValue ?? (nextIsOption ? nil : rest.popFirst()) else {
+                    throw CommandFailure(.usage, name == "-o" ? "-o needs a file name" : "option \(name) needs a value")
                 }
                 values[name, default: []].append(value)
             } else {

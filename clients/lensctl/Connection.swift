@@ -1,10 +1,13 @@
 import Foundation
 import LensClient
 
-/// Connecting to lensd on the bus that `--bus` names.
+/// Connecting to lensd on the bus that `--bus` names, else `LENSD_BUS` (a shell of
+/// `scripts/try` sets it to its private bus), else the system bus.
 enum Connection {
-    static func address(_ args: Arguments) -> BusAddress {
-        switch args.last("--bus") ?? "system" {
+    static let environmentVariable = "LENSD_BUS"
+
+    static func address(_ args: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) -> BusAddress {
+        switch args.last("--bus") ?? environment[environmentVariable].flatMap({ $0.isEmpty ? nil : $0 }) ?? "system" {
         case "system": .system
         case "session": .session
         case let address: .address(address)

@@ -45,6 +45,20 @@ enum Describe {
         }.joined(separator: ", ")
     }
 
+    /// A size as `df -h` and `ls -h` print it: powers of 1024, one decimal below 10, rounded
+    /// up so that it never reads smaller than it is ("1.8M", "24K", "1.0G", "512").
+    static func size(_ bytes: UInt64) -> String {
+        var value = Double(bytes)
+        var unit = ""
+        for next in ["K", "M", "G", "T", "P", "E"] where value >= 1024 {
+            value /= 1024
+            unit = next
+        }
+        guard !unit.isEmpty else { return String(bytes) }
+        if value < 10, (value * 10).rounded(.up) < 100 { return String(format: "%.1f%@", (value * 10).rounded(.up) / 10, unit) }
+        return String(format: "%.0f%@", value.rounded(.up), unit)
+    }
+
     /// "12.400 s, 372 frames, 3104228 bytes video/mp4, sound, recovered, unsigned: no key".
     /// "frame 42 face_too_far, face 0.12 of the width" — keys, not translations: `watch` prints the wire.
     static func face(_ detection: LensFaceDetection) -> String {

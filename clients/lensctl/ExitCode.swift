@@ -23,9 +23,15 @@ struct CommandFailure: Error {
         self.message = message
     }
 
-    /// A refused `-o` target (exit 2 for a misuse) or a failed write of the result.
+    /// A refused `-o` target (exit 2 for a misuse, 7 for a directory that is not there) or a
+    /// failed write of the result.
     init(_ failure: OutputFile.Failure) {
-        self.init(failure.isUsage ? .usage : .failed, failure.message)
+        let code: ExitCode = switch failure.kind {
+        case .usage: .usage
+        case .noSuchDirectory: .unreadableInput
+        case .failed: .failed
+        }
+        self.init(code, failure.message)
     }
 
     /// A LensClient error as the exit code that means it.

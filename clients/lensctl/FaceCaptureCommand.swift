@@ -14,7 +14,8 @@ enum FaceCaptureCommand: Command {
 
     Claims the camera (waiting in turn), waits until lensd allows capture, and starts lensd's face
     auto-capture: on a terminal one line shows what to do ("Move closer", in the language
-    LANGUAGE/LANG ask for); after enough good frames in a row lensd picks the best frame of a
+    LANGUAGE/LANG ask for; elsewhere, a line each time it changes on stderr); after enough good
+    frames in a row lensd picks the best frame of a
     short window and signs exactly that frame. The selfie is written and verified as capture
     does. With --json every detection is a JSON line (as lensctl watch --json prints it), the
     last line the result as capture --json prints it.
@@ -51,7 +52,7 @@ enum FaceCaptureCommand: Command {
         try CameraWait.claim(camera, deadline: deadline, timeout: timeout)
         let waiting = CaptureWaiting(camera: camera, inbox: inbox, deadline: deadline, timeout: timeout)
         try waiting.whenEnabled { () throws(LensClientError) in try camera.startFaceAutoCapture(configuration: configuration) }
-        let line = args.json ? nil : LiveLine.onTerminal()
+        let line = args.json ? nil : LiveLine.changes()
         let localization = Localization.current()
         var chosen: String?
         while true {

@@ -17,7 +17,8 @@ enum LensCtl {
         \(commands.map { "  " + $0.synopsis }.joined(separator: "\n"))
 
         options for every command:
-          --bus ADDRESS  the bus lensd is on: system (default), session, or a D-Bus address
+          --bus ADDRESS  the bus lensd is on: system, session, or a D-Bus address
+                         (default: $LENSD_BUS, else system)
           --json         machine-readable output (schemas in docs/lensctl-json.md)
           --help         help for the command
 
@@ -25,6 +26,7 @@ enum LensCtl {
 
         exit codes: 0 ok · 1 failed (verify: Invalid, or not Trusted with --require-trusted) · 2 usage ·
                     3 daemon unreachable · 4 not authorized · 5 timeout · 6 no manifest · 7 unreadable input
+                    (or no such directory for -o)
         """
     }
 

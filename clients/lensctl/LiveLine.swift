@@ -2,26 +2,39 @@ import Foundation
 import LensClient
 
 /// The one line `record` (and `face-capture`) rewrites on a terminal's stderr: "recording 00:12.4  3.1 MB".
+/// Off a terminal, `face-capture`'s instructions go out as lines, one each time it changes.
 final class LiveLine {
-    private var shown = false
+    private let rewrites: Bool
+    private var shown: String?
+
+    private init(rewrites: Bool) { self.rewrites = rewrites }
 
     /// nil when stderr is not a terminal: a log file gets no carriage returns.
     static func onTerminal() -> LiveLine? {
-        isatty(STDERR_FILENO) == 1 ? LiveLine() : nil
+        isTerminal ? LiveLine(rewrites: true) : nil
     }
+
+    /// The line on a terminal; elsewhere (a log, a pipe) a new line whenever the text changes.
+    static func changes() -> LiveLine { LiveLine(rewrites: isTerminal) }
+
+    private static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     func show(_ progress: LensVideoProgress) { show(Self.text(progress)) }
 
     func show(_ text: String) {
-        // Carriage return, the line, then erase what a longer earlier line left.
-        FileHandle.standardError.write(Data("\r\(text)\u{1B}[K".utf8))
-        shown = true
+        if rewrites {
+            // Carriage return, the line, then erase what a longer earlier line left.
+            FileHandle.standardError.write(Data("\r\(text)\u{1B}[K".utf8))
+        } else if text != shown {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+        shown = text
     }
 
     /// Leaves the last figures on their own line.
     func finish() {
-        if shown { FileHandle.standardError.write(Data("\n".utf8)) }
-        shown = false
+        if rewrites, shown != nil { FileHandle.standardError.write(Data("\n".utf8)) }
+        shown = nil
     }
 
     static func text(_ progress: LensVideoProgress) -> String {

@@ -9,7 +9,7 @@ enum ResultsCommand: Command {
     usage: lensctl results [--bus ADDRESS] [--json]
 
     Lists the photos and videos lensd keeps for you (never another user's), newest first: name,
-    type, size, when lensd stored it (UTC), and signed, unsigned or recovered (a recording
+    type, size (as df -h: 1.8M), when lensd stored it (UTC), and signed, unsigned or recovered (a recording
     lensd finalized after a crash). Then your usage against the per-user caps: lensd deletes
     your oldest results beyond them, and says so (watch shows ResultEvicted).
     Write one to a file with lensctl fetch NAME, delete one with lensctl rm NAME.
@@ -45,10 +45,10 @@ struct ResultsJSON: Encodable {
         var recovered: Bool
         var sha256: String?
 
-        /// "NAME  photo  183211 bytes  2026-12-01T23:36:14Z  signed".
+        /// "NAME  photo  179K  2026-12-01T23:36:14Z  signed".
         var text: String {
             let state = (recovered ? "recovered, " : "") + (signed ? "signed" : "unsigned")
-            return "\(name)  \(type)  \(size) bytes  \(Output.iso8601(created))  \(state)"
+            return "\(name)  \(type)  \(Describe.size(size))  \(Output.iso8601(created))  \(state)"
         }
     }
 
@@ -59,7 +59,8 @@ struct ResultsJSON: Encodable {
         var max_bytes: UInt64
 
         var text: String {
-            "usage: \(count) of \(max_count) results, \(bytes) of \(max_bytes) bytes (the oldest are deleted beyond either)"
+            "usage: \(count) of \(max_count) results, \(Describe.size(bytes)) of \(Describe.size(max_bytes)) "
+                + "(the oldest are deleted beyond either)"
         }
     }
 

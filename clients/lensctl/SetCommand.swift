@@ -10,7 +10,8 @@ enum SetCommand: Command {
       flash off|on|auto|toggle      the current camera's flash; toggle steps through the
                                     modes the camera supports in the order off, on, auto
       zoom FACTOR [--pinch]         absolute zoom, 1 or more; with --pinch, a pinch scale
-                                    applied to the zoom in use
+                                    applied to the zoom in use (beyond the camera's maximum:
+                                    the maximum, and set says so)
       focus X Y                     focus at a normalized point, 0...1 on both axes
       camera next|back|front|external|PATH
                                     switch cameras: next toggles back and front; a
@@ -57,7 +58,11 @@ private enum Change {
         guard pinch == false || setting == "zoom" else { throw CommandFailure(.usage, "--pinch goes with set zoom") }
         let value = values[0]
         switch setting {
-        case "flash": self = .flash(value == "toggle" ? nil : try Arguments.choice(value, "flash", LensFlashMode.self))
+        case "flash":
+            guard value == "toggle" || LensFlashMode(rawValue: value) != nil else {
+                throw CommandFailure(.usage, "flash must be \(shape), not \(value)")
+            }
+            self = .flash(LensFlashMode(rawValue: value))
         case "zoom":
             let range = pinch ? Double.leastNonzeroMagnitude...Double.greatestFiniteMagnitude : 1...Double.greatestFiniteMagnitude
             self = .zoom(try Arguments.number(value, pinch ? "a pinch scale" : "zoom", in: range), pinch: pinch)
@@ -74,7 +79,10 @@ private enum Change {
             return SetJSON(setting: "flash", flashMode: mode.rawValue)
         case .flash(nil): return SetJSON(setting: "flash", flashMode: try camera.toggleFlash().rawValue)
         case .zoom(let value, let pinch):
-            return SetJSON(setting: "zoom", zoomFactor: pinch ? try camera.zoom(by: value) : try camera.setZoomFactor(value))
+            let factor = pinch ? try camera.zoom(by: value) : try camera.setZoomFactor(value)
+            // lensd clamps to the camera's range rather than refuse; say so when it did.
+            let maximum = try camera.currentDevice?.maxZoomFactor
+            return SetJSON(setting: "zoom", zoomFactor: factor, zoomAtMaximum: maximum.map { factor >= $0 && (pinch || value > factor) } ?? false)
         case .focus(let point): return SetJSON(setting: "focus", point: PointJSON(try camera.focus(at: point).point))
         case .camera(let wanted):
             return SetJSON(setting: "camera", device: DeviceJSON(try CameraSelection.select(wanted, on: camera)))
@@ -89,19 +97,24 @@ struct SetJSON: Encodable {
     var zoom_factor: Double?
     var focus_point: PointJSON?
     var current_device: DeviceJSON?
+    /// The zoom asked for was beyond the camera's maximum, which lensd set instead (text only).
+    private var zoomAtMaximum = false
 
-    init(setting: String, flashMode: String? = nil, zoomFactor: Double? = nil, point: PointJSON? = nil,
-         device: DeviceJSON? = nil) {
+    private enum CodingKeys: String, CodingKey { case setting, flash_mode, zoom_factor, focus_point, current_device }
+
+    init(setting: String, flashMode: String? = nil, zoomFactor: Double? = nil, zoomAtMaximum: Bool = false,
+         point: PointJSON? = nil, device: DeviceJSON? = nil) {
         self.setting = setting
         flash_mode = flashMode
         zoom_factor = zoomFactor
+        self.zoomAtMaximum = zoomAtMaximum
         focus_point = point
         current_device = device
     }
 
     var text: String {
         let value = flash_mode
-            ?? zoom_factor.map { String(format: "%.2f×", $0) }
+            ?? zoom_factor.map { String(format: "%.2f×", $0) + (zoomAtMaximum ? " (the camera's maximum)" : "") }
             ?? focus_point.map { String(format: "%.3f, %.3f", $0.x, $0.y) }
             ?? current_device.map { "\($0.position): \($0.name) (\($0.path))" }
         return "\(setting): \(value ?? "")"

@@ -29,8 +29,23 @@ enum StatusCommand: Command {
                    Capture: \(enabled)
                   Location: \(Describe.location(capture.location)) (accepting ≤ \(String(format: "%.0f", capture.maximumLocationAccuracy)) m)
             """)
+            for hint in hints(capture) { Output.line("      Hint: \(hint)") }
         }
         return .ok
+    }
+
+    /// A way out of the reasons a new installation meets first: no camera, no location source.
+    static func hints(_ capture: LensCaptureStatus) -> [String] {
+        var hints: [String] = []
+        if capture.disabledReasons.contains(.camera) {
+            hints.append("to try lensd without a camera, set `camera = synthetic` in /etc/lensd/lensd.conf "
+                + "(its photos say they are synthetic)")
+        }
+        if capture.disabledReasons.contains(.location), capture.location == nil {
+            hints.append("a camera that does not move needs no gpsd: set `location = optional`, or "
+                + "`declared-location = LAT,LON`, in /etc/lensd/lensd.conf")
+        }
+        return hints
     }
 }
 

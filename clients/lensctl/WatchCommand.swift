@@ -10,8 +10,18 @@ enum WatchCommand: Command {
 
     Opens a session, prints its state (a "Status" line), then every event lensd sends it, one
     line each, until N events have arrived, S seconds have passed, lensd goes away (exit 3) or
-    you stop it. A session sees capture enabled/disabled and location changes for everyone and
-    the results of its own captures only. With --json: one JSON object per line.
+    you stop it. With --json: one JSON object per line.
+
+    \(scope)
+    """
+
+    /// What lensd sends a session that only watches; README.md says the same (a test keeps them equal).
+    static let scope = """
+    lensd sends a watching session the capture gate (CaptureDisabled, CaptureEnabled),
+    LocationChanged, and news of your results that no command of yours asked for (ResultEvicted,
+    ResultUpdated, ResultUploaded, UploadFailed, a video recovered after a crash). Control changes
+    (flash, zoom, focus, camera) and photo and video events go only to the session that made
+    them: a lensctl set or a capture in another terminal shows there, not in watch.
     """
 
     static func run(_ argv: [String]) throws -> ExitCode {

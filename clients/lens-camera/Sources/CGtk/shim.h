@@ -9,7 +9,9 @@ typedef void (*LensPressHandler)(gpointer gesture, gint presses, gdouble x, gdou
 typedef void (*LensDoubleHandler)(gpointer instance, gdouble value, gpointer data);
 typedef gboolean (*LensScrollHandler)(gpointer controller, gdouble dx, gdouble dy, gpointer data);
 typedef gboolean (*LensKeyHandler)(gpointer controller, guint keyval, guint keycode, GdkModifierType state, gpointer data);
-typedef void (*LensSequenceHandler)(gpointer gesture, gpointer sequence, gpointer data);
+// Signals whose one argument is a pointer: a gesture's event sequence, an action's GVariant
+// parameter, notify's GParamSpec.
+typedef void (*LensPointerHandler)(gpointer instance, gpointer argument, gpointer data);
 
 static inline gulong lens_connect_void(gpointer instance, const char *signal, LensVoidHandler handler,
                                        gpointer data, GClosureNotify destroy) {
@@ -31,10 +33,13 @@ static inline gulong lens_connect_key(gpointer instance, const char *signal, Len
                                       gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, destroy, 0);
 }
-static inline gulong lens_connect_sequence(gpointer instance, const char *signal, LensSequenceHandler handler,
-                                           gpointer data, GClosureNotify destroy) {
+static inline gulong lens_connect_pointer(gpointer instance, const char *signal, LensPointerHandler handler,
+                                          gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, destroy, 0);
 }
+
+// G_VARIANT_TYPE_STRING is a macro (a cast of "s").
+static inline const GVariantType *lens_variant_type_string(void) { return G_VARIANT_TYPE_STRING; }
 
 // gtk_accessible_update_property is variadic: one property at a time, for Swift.
 static inline void lens_set_accessible_label(GtkWidget *widget, const char *label) {

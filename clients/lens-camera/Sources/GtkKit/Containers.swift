@@ -63,3 +63,23 @@ public final class Popover: Widget {
     public func popup() { gtk_popover_popup(typed(GtkPopover.self)) }
     public func popdown() { gtk_popover_popdown(typed(GtkPopover.self)) }
 }
+
+/// The window's title bar (client-side): buttons at its start and end, a widget in its centre.
+public final class HeaderBar: Widget {
+    public init() { super.init(gtk_header_bar_new()) }
+    public func packStart(_ child: Widget) { gtk_header_bar_pack_start(opaque, child.widget) }
+    public func packEnd(_ child: Widget) { gtk_header_bar_pack_end(opaque, child.widget) }
+    public func setTitleWidget(_ child: Widget) { gtk_header_bar_set_title_widget(opaque, child.widget) }
+}
+
+/// A disclosure triangle and its label; the child shows while expanded.
+public final class Expander: Widget {
+    public init(_ label: String, child: Widget) {
+        super.init(gtk_expander_new(label))
+        gtk_expander_set_child(opaque, child.widget)
+    }
+    public var isExpanded: Bool {
+        get { gtk_expander_get_expanded(opaque) != 0 }
+        set { gtk_expander_set_expanded(opaque, newValue ? 1 : 0) }
+    }
+}

@@ -24,7 +24,7 @@ public final class ClickGesture: EventController {
 public final class PinchGesture: EventController {
     public init(began: @escaping () -> Void, scaleChanged: @escaping (_ scale: Double) -> Void) {
         super.init(gtk_gesture_zoom_new())
-        Signals.connectSequence(raw, "begin") { began() }
+        Signals.connectPointer(raw, "begin") { _ in began() }
         Signals.connectDouble(raw, "scale-changed", scaleChanged)
     }
 }

@@ -35,9 +35,10 @@ enum Signals {
         }, ClosureBox.retained(body), releaseClosureBox)
     }
 
-    /// A gesture's "begin" / "end" (the event sequence is not needed).
-    static func connectSequence(_ instance: gpointer, _ signal: String, _ body: @escaping () -> Void) {
-        lens_connect_sequence(instance, signal, { _, _, data in ClosureBox<() -> Void>.function(data)() },
-                              ClosureBox.retained(body), releaseClosureBox)
+    /// A signal with one pointer argument: a gesture's "begin" (its event sequence), an action's
+    /// "activate" (its GVariant parameter), "notify::PROPERTY" (its GParamSpec).
+    static func connectPointer(_ instance: gpointer, _ signal: String, _ body: @escaping (gpointer?) -> Void) {
+        lens_connect_pointer(instance, signal, { _, argument, data in ClosureBox<(gpointer?) -> Void>.function(data)(argument) },
+                             ClosureBox.retained(body), releaseClosureBox)
     }
 }

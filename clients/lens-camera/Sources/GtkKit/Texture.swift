@@ -22,7 +22,22 @@ public final class Texture: @unchecked Sendable {
         pointer = texture
     }
 
+    private init(taking texture: OpaquePointer) { pointer = texture }
+
     deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+
+    /// The middle square of the picture, `side` pixels wide (a round thumbnail), or nil.
+    public func centreSquare(side: Int) -> Texture? {
+        guard let pixbuf = gdk_pixbuf_get_from_texture(pointer) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let square = min(width, height)
+        guard square > 0, let middle = gdk_pixbuf_new_subpixbuf(pixbuf, Int32((width - square) / 2), Int32((height - square) / 2),
+                                                                Int32(square), Int32(square)) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(middle)) }
+        guard let scaled = gdk_pixbuf_scale_simple(middle, Int32(side), Int32(side), GDK_INTERP_BILINEAR) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(scaled)) }
+        return gdk_texture_new_for_pixbuf(scaled).map(Texture.init(taking:))
+    }
 
     public var width: Int { Int(gdk_texture_get_width(pointer)) }
     public var height: Int { Int(gdk_texture_get_height(pointer)) }

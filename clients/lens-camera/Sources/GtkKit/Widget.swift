@@ -31,6 +31,9 @@ open class Widget {
 
     public func setTooltip(_ text: String) { gtk_widget_set_tooltip_text(widget, text) }
 
+    /// Children are cut to the widget's (rounded) box: a round thumbnail.
+    public func clipsChildren() { gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN) }
+
     public func addCSSClass(_ name: String) { gtk_widget_add_css_class(widget, name) }
     public func removeCSSClass(_ name: String) { gtk_widget_remove_css_class(widget, name) }
     public func setCSSClass(_ name: String, _ on: Bool) { on ? addCSSClass(name) : removeCSSClass(name) }

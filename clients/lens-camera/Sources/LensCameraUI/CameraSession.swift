@@ -55,8 +55,8 @@ final class CameraSession: @unchecked Sendable {  // the mutable state below is 
             let status = try camera.captureStatus()
             self.camera = camera
             self.forwarder = forwarder
-            post(.connected(CameraSetup(mode: status.cameraMode, device: status.currentDevice,
-                                        captureEnabled: status.captureEnabled, reasons: Self.reasons(status))))
+            post(.connected(CameraSetup(mode: status.cameraMode, device: status.currentDevice, captureEnabled: status.captureEnabled,
+                                        reasons: Self.reasons(status), locationAccuracy: status.location?.accuracy)))
             openPreview()
         } catch {
             opened?.close()
@@ -113,14 +113,15 @@ final class CameraSession: @unchecked Sendable {  // the mutable state below is 
         do {
             let status = try camera.captureStatus()
             post(.gate(enabled: status.captureEnabled, reasons: Self.reasons(status)))
+            post(.location(accuracy: status.location?.accuracy))
         } catch {
             post(.error(error.message))
         }
     }
 
-    private static func reasons(_ status: LensCaptureStatus) -> String {
+    private static func reasons(_ status: LensCaptureStatus) -> [GateReason] {
         DisplayText.disabledReasons(status.disabledReasons, details: status.disabledReasonDetails,
-                                    maximumAccuracy: status.maximumLocationAccuracy)
+                                    fixAccuracy: status.location?.accuracy, maximumAccuracy: status.maximumLocationAccuracy)
     }
 
     // MARK: Commands (from the main context)
@@ -187,6 +188,15 @@ final class CameraSession: @unchecked Sendable {  // the mutable state below is 
         perform(tr("Stopping face capture")) { [self] camera in
             try camera.stopFaceAutoCapture()
             post(.faceStopped)
+        }
+    }
+
+    /// Deletes lensd's copy of a result of this user's, then runs `deleted` on the main context
+    /// (also when lensd had already let it go).
+    func delete(_ name: String, then deleted: @escaping @Sendable () -> Void) {
+        perform(tr("Deleting")) { camera in
+            do { try camera.deleteResult(name) } catch LensClientError.notFound {}
+            MainContext.post(deleted)
         }
     }
 

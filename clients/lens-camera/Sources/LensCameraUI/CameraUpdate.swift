@@ -7,9 +7,13 @@ enum CameraUpdate {
     case unavailable(title: String, advice: String)
     case connected(CameraSetup)
     case previewFrame(Texture)
-    case gate(enabled: Bool, reasons: String)
+    case gate(enabled: Bool, reasons: [GateReason])
+    /// The current fix's accuracy radius in metres; nil without a fix.
+    case location(accuracy: Double?)
     case thumbnail(name: String, image: Texture?, kind: ResultKind)
     case stored(name: String, verdict: Verdict, file: String?)
+    /// A result deleted from lensd (and its kept file moved to the trash).
+    case deleted(name: String)
     case zoom(Double)
     case focused(LensPoint)
     case device(LensDevice)
@@ -38,7 +42,8 @@ struct CameraSetup {
     var mode: LensCameraMode
     var device: LensDevice?
     var captureEnabled: Bool
-    var reasons: String
+    var reasons: [GateReason]
+    var locationAccuracy: Double?
 }
 
 enum ResultKind: Equatable {
@@ -65,9 +70,29 @@ struct Provenance {
     var location: String?
     var device: String?
 
-    /// One "what: value" line each, for the details view.
+    /// One "what: value" line each, for the viewer.
     var lines: [String] {
         [tr("Signed by: %@", signer ?? tr("unknown")), tr("Taken: %@", captured ?? tr("not recorded")),
          tr("Where: %@", location ?? tr("no location recorded")), tr("Device: %@", device ?? tr("not recorded"))]
+    }
+}
+
+extension Verdict {
+    /// The badge on a result (its text and style class) and the sentence that says what it means.
+    var badge: (text: String, style: String, words: String) {
+        switch self {
+        case .trusted: ("✔", "verified", tr("Verified: signed by a device this lensd trusts"))
+        case .valid: ("✔?", "unsigned", tr("Signed, but not by a device this lensd trusts"))
+        case .invalid(let why): ("✘", "invalid", tr("Verification failed: %@", why))
+        case .unsigned(let why): (tr("unsigned"), "unsigned", tr("Not signed: %@", why))
+        case .notKept(let why): ("!", "invalid", tr("Not kept: %@", why))
+        }
+    }
+
+    var provenance: Provenance? {
+        switch self {
+        case .trusted(let provenance), .valid(let provenance): provenance
+        default: nil
+        }
     }
 }

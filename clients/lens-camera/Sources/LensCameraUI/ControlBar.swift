@@ -1,76 +1,96 @@
 import GtkKit
 import LensClient
 
-/// The bar under the preview: mode and fit/fill on the left, the capture button centred, flash
-/// and camera switch on the right. Shows state; the window decides what the buttons do.
+/// The bar under the preview, as GNOME Snapshot lays it out: the last result at the start, the
+/// capture button in the centre, then the countdown and flash menus, face capture and the camera
+/// switch — icon buttons whose tooltips say what a click does. Shows state; the window decides
+/// what the buttons do.
 final class ControlBar {
     let root = CenterBox()
+    let lastResult = LastResultButton()
     let capture = Button(label: "")
-    let mode = Button(label: tr("Photo"))
-    let scaling = Button(label: tr("Fit"))
-    let face = Button(label: tr("Face"))
-    let flash = Button(label: tr("Flash off"))
-    let cameraSwitch = Button(label: tr("Back camera"))
+    let countdown: MenuButton
+    let flash: MenuButton
+    let face = ToggleButton(iconName: "avatar-default-symbolic")
+    let cameraSwitch = Button(iconName: "camera-switch-symbolic")
 
+    /// The menus name the window's actions `win.countdown` and `win.flash`.
     init() {
+        let countdownMenu = Menu()
+        for seconds in Countdown.choices { countdownMenu.append(DisplayText.countdown(seconds), action: "win.countdown::\(seconds)") }
+        countdown = MenuButton(iconName: "alarm-symbolic", menu: countdownMenu)
+        let flashMenu = Menu()
+        for mode in LensFlashMode.allCases { flashMenu.append(DisplayText.flash(mode), action: "win.flash::\(mode.rawValue)") }
+        flash = MenuButton(iconName: "org.lensd.LensCamera-flash-symbolic", menu: flashMenu)
+
         root.addCSSClass("control-bar")
         capture.addCSSClass("capture")
         capture.setAlign(horizontal: .center, vertical: .center)
-        for button in [mode, scaling, face, flash, cameraSwitch] { button.setAlign(vertical: .center) }
-        let left = Box(.horizontal)
-        left.append(mode)
-        left.append(scaling)
-        left.append(face)
-        let right = Box(.horizontal)
-        right.append(flash)
-        right.append(cameraSwitch)
-        root.setStart(left)
+        let end = Box(.horizontal, spacing: 6)
+        for widget in [countdown, flash, face, cameraSwitch] as [Widget] {
+            widget.setAlign(vertical: .center)
+            widget.addCSSClass("circular")
+            end.append(widget)
+        }
+        root.setStart(lastResult.root)
         root.setCenter(capture)
-        root.setEnd(right)
-        scaling.setAccessibleName(tr("Preview scaling"))
-        scaling.setTooltip(tr("Fit shows the whole frame; fill covers the window"))
-        show(mode: .photo, recording: false)
+        root.setEnd(end)
+        show(mode: .photo, recording: false, countdown: nil)
         show(faceMode: false)
+        show(countdown: 0)
     }
 
     /// Face mode on: the capture button takes the selfie now, whatever the frame's quality.
     func show(faceMode: Bool) {
-        face.setCSSClass("face-on", faceMode)
-        face.setAccessibleName(faceMode ? tr("Stop face capture") : tr("Face capture: a selfie when the face is right"))
+        face.isActive = faceMode
+        let words = faceMode ? tr("Stop face capture") : tr("Face capture: a selfie when the face is right")
+        face.setAccessibleName(words)
+        face.setTooltip(words)
         if faceMode {
             capture.setAccessibleName(tr("Take the selfie now"))
             capture.setTooltip(tr("%@ (Space)", tr("Take the selfie now")))
         }
     }
 
-    func show(mode cameraMode: LensCameraMode, recording: Bool) {
-        mode.label = cameraMode == .photo ? tr("Photo") : tr("Video")
-        mode.setAccessibleName(cameraMode == .photo ? tr("Mode: photo (V for video)") : tr("Mode: video (V for photo)"))
+    /// `countdown`: the seconds left of a running countdown, which a click cancels.
+    func show(mode cameraMode: LensCameraMode, recording: Bool, countdown remaining: Int?) {
         capture.setCSSClass("video", cameraMode == .video)
         capture.setCSSClass("recording", recording)
-        let name = switch (cameraMode, recording) {
-        case (.photo, _): tr("Take photo")
-        case (.video, false): tr("Start recording")
-        case (.video, true): tr("Stop recording")
+        let name = switch (cameraMode, recording, remaining) {
+        case (_, _, .some): tr("Cancel the countdown")
+        case (.photo, _, nil): tr("Take photo")
+        case (.video, false, nil): tr("Start recording")
+        case (.video, true, nil): tr("Stop recording")
         }
-        capture.label = recording ? "■" : ""
+        capture.label = recording ? "■" : remaining.map(String.init) ?? ""
         capture.setAccessibleName(name)
         capture.setTooltip(tr("%@ (Space)", name))
     }
 
     func show(device: LensDevice?) {
-        cameraSwitch.label = device.map { DisplayText.position($0.position) } ?? tr("No camera")
-        cameraSwitch.setAccessibleName(tr("Switch camera (C); now: %@", cameraSwitch.label))
+        let next = switch device?.position {
+        case .back: tr("Switch to the front camera (C)")
+        case .front: tr("Switch to the back camera (C)")
+        default: tr("Switch cameras (C)")
+        }
+        let now = device.map { DisplayText.position($0.position) } ?? tr("No camera")
+        cameraSwitch.setTooltip(next)
+        cameraSwitch.setAccessibleName(tr("%@; now: %@", next, now))
         flash.isVisible = device?.hasFlash ?? false
         if let device { show(flash: device.flashMode) }
     }
 
     func show(flash mode: LensFlashMode) {
-        flash.label = DisplayText.flash(mode)
-        flash.setAccessibleName(tr("%@ (F to change)", DisplayText.flash(mode)))
+        let words = tr("%@ (F to change)", DisplayText.flash(mode))
+        flash.setTooltip(words)
+        flash.setAccessibleName(words)
+        flash.setCSSClass("flash-off", mode == .off)
     }
 
-    func show(scaling value: PreviewGeometry.Scaling) {
-        scaling.label = value == .fit ? tr("Fit") : tr("Fill")
+    func show(countdown seconds: Int) {
+        let words = tr("%@ (T to change)", DisplayText.countdown(seconds))
+        countdown.setTooltip(words)
+        countdown.setAccessibleName(words)
+        countdown.setCSSClass("countdown-off", seconds == 0)
     }
 }

@@ -11,27 +11,41 @@ enum DisplayText {
     /// "2.0×"
     static func zoom(_ factor: Double) -> String { String(format: "%.1f×", factor) }
 
-    /// One line per reason: lensd's own words where it gave them (e.g. which gpsd is
-    /// unreachable, and the threshold), else a sentence for the reason.
-    static func disabledReasons(_ reasons: [LensDisabledReason], details: [LensDisabledReason: String],
-                                maximumAccuracy: Double) -> String {
+    /// Why capture is disabled, reason by reason, in plain words: what the user meets ("No
+    /// location source"), with lensd's own words beside it for the details view (which gpsd is
+    /// unreachable, and why), never instead of it. `fixAccuracy`: the current fix's, if any.
+    static func disabledReasons(_ reasons: [LensDisabledReason], details: [LensDisabledReason: String], fixAccuracy: Double?,
+                                maximumAccuracy: Double) -> [GateReason] {
         reasons.map { reason in
-            guard let detail = details[reason], !detail.isEmpty else { return summary(of: reason, maximumAccuracy: maximumAccuracy) }
-            return "\(summary(of: reason, maximumAccuracy: nil)): \(detail)"
-        }.joined(separator: "\n")
+            let detail = details[reason].flatMap { $0.isEmpty ? nil : $0 }
+            return GateReason(reason: reason, summary: summary(of: reason, detail: detail, fixAccuracy: fixAccuracy,
+                                                               maximumAccuracy: maximumAccuracy),
+                              detail: detail)
+        }
     }
 
-    /// The reason in a few words; with the location threshold when lensd's details do not say it.
-    static func summary(of reason: LensDisabledReason, maximumAccuracy: Double?) -> String {
+    /// The reason in a few words. For location: a fix too coarse (its accuracy and the one
+    /// needed), no fix yet from a working source (lensd's words begin "no fix yet"), or no source
+    /// at all (gpsd unreachable, refusing, gone).
+    static func summary(of reason: LensDisabledReason, detail: String?, fixAccuracy: Double?, maximumAccuracy: Double) -> String {
+        let needed = Int(maximumAccuracy.rounded())
         switch reason {
         case .location:
-            maximumAccuracy.map { tr("Waiting for a location fix (need ≤ %d m)", Int($0.rounded())) } ?? tr("Waiting for a location fix")
-        case .enrollment: tr("Device not enrolled")
-        case .camera: tr("No camera")
-        case .storage: tr("No room to store photos")
-        case .timestamp: tr("Waiting for a trusted time-stamp")
-        default: tr("Capture unavailable (%@)", reason.rawValue)
+            if let fixAccuracy { return tr("Location not accurate enough: ± %d m, needs ± %d m or better", Int(fixAccuracy.rounded()), needed) }
+            if detail?.hasPrefix("no fix yet") ?? true { return tr("Waiting for a location fix of ± %d m or better", needed) }
+            return tr("No location source")
+        case .enrollment: return tr("This device is not enrolled")
+        case .camera: return tr("No camera")
+        case .storage: return tr("No room to store photos")
+        case .timestamp: return tr("Waiting for a trusted time-stamp")
+        case .microphone: return tr("No microphone")
+        default: return tr("Capture unavailable (%@)", reason.rawValue)
         }
+    }
+
+    /// "Location ± 4 m", or that there is no fix.
+    static func location(accuracy: Double?) -> String {
+        accuracy.map { tr("Location ± %d m", Int($0.rounded())) } ?? tr("No location fix")
     }
 
     static func position(_ position: LensCameraPosition) -> String {
@@ -50,4 +64,18 @@ enum DisplayText {
         case .auto: tr("Flash auto")
         }
     }
+
+    /// "3 seconds", or off.
+    static func countdown(_ seconds: Int) -> String {
+        seconds == 0 ? tr("No countdown") : tr("%d second countdown", seconds)
+    }
+}
+
+/// One reason capture is disabled: plain words, and lensd's own when it gave any.
+struct GateReason: Equatable {
+    var reason: LensDisabledReason
+    var summary: String
+    var detail: String?
+
+    var isLocation: Bool { reason == .location }
 }

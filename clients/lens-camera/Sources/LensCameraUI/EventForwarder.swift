@@ -40,7 +40,7 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
             post(.stored(name: name, verdict: kept.verdict, file: kept.file.path))
         } catch {
             post(.stored(name: name, verdict: .notKept(error.localizedDescription), file: nil))
-            post(.error(tr("Could not keep photo %@: %@", name, error.localizedDescription)))
+            post(.error(tr("Could not keep the photo: %@", error.localizedDescription)))
         }
     }
 
@@ -58,11 +58,16 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
             post(.stored(name: name, verdict: kept.verdict, file: kept.file.path))
         } catch {
             post(.stored(name: name, verdict: .notKept(error.localizedDescription), file: nil))
-            post(.error(tr("Could not keep video %@: %@", name, error.localizedDescription)))
+            post(.error(tr("Could not keep the video: %@", error.localizedDescription)))
         }
     }
 
     func captureDisabled(reasons: [LensDisabledReason]) { gateChanged() }
+    /// A new fix, or none: its accuracy shows, and the gate's words may change (a coarse fix).
+    func didUpdateLocation(_ location: LensLocation?) {
+        post(.location(accuracy: location?.accuracy))
+        gateChanged()
+    }
     func captureEnabled() { gateChanged() }
     func didFailWithError(_ error: LensClientError) { post(.error(error.message)) }
     // A refused control's error also comes here; the failed call reports it (CameraSession.control).

@@ -17,6 +17,8 @@ public enum LensCameraApp {
         var window: CameraWindow?
         return application.run { application in
             application.loadStyle(Style.css)
+            // Where `make install-app` puts the app's own action icons (the flash), beside the binary.
+            application.addIcons(from: Translation.installPrefix.appendingPathComponent("share/icons").path)
             Window.setDefaultIcon(named: "org.lensd.LensCamera")
             window = window ?? CameraWindow(application: application, bus: bus)
             window?.present()

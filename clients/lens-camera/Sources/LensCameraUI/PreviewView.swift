@@ -3,15 +3,20 @@ import GtkKit
 import LensClient
 
 /// The live preview filling its space (fit or fill), with what is drawn over it: the focus
-/// reticle, the zoom and recording indicators, the capture-disabled reasons and the shutter
-/// flash. Turns clicks into frame points and pinches / Ctrl+scroll into absolute zoom factors.
+/// reticle, the zoom, location and recording indicators, the capture-disabled reasons, the
+/// countdown and the shutter flash. Turns clicks into frame points and pinches / Ctrl+scroll
+/// into absolute zoom factors.
 final class PreviewView {
     let root: Overlay
     private let picture = Picture()
     private let reticleLayer: DrawingArea
     private let zoomIndicator = Label("1.0×")
     let recordingTime = Label("00:00")
-    let reasons = Label()
+    let reasons = ReasonsView()
+    /// The current fix's accuracy, while location decides whether capture may go ahead.
+    let location = Label()
+    /// The seconds left before the photo or recording, large in the middle.
+    let countdown = Label()
     /// Face mode's instruction ("Move closer", "Hold still..."), at the top of the preview.
     let instruction = Label()
     private let shutter = Box(.vertical)
@@ -59,9 +64,9 @@ final class PreviewView {
                       describedAs: tr("Recording duration"))
         addLabelLayer(instruction, css: "instruction", horizontal: .center, vertical: .start,
                       describedAs: tr("Face capture instruction"))
-        reasons.setWrap(true)
-        reasons.setJustifyCenter()
-        addLabelLayer(reasons, css: "reasons", horizontal: .center, vertical: .end, describedAs: tr("Why capture is disabled"))
+        addLabelLayer(location, css: "indicator", horizontal: .start, vertical: .start, describedAs: tr("Location accuracy"))
+        addLabelLayer(countdown, css: "countdown-number", horizontal: .center, vertical: .center, describedAs: tr("Countdown"))
+        root.addLayer(reasons.root)
 
         picture.add(ClickGesture { [unowned self] x, y in clicked(x: x, y: y) })
         picture.add(PinchGesture(began: { [unowned self] in

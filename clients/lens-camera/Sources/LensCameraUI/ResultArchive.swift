@@ -7,17 +7,18 @@ import LensCrypto
 /// Where the app keeps what it fetched — "Lens Camera" in the desktop's pictures and videos
 /// folders — and what lensd's verifier says of each kept file, against lensd's trust anchor.
 struct ResultArchive {
-    let trustAnchorPEM: String
-    let pictures = URL(fileURLWithPath: UserFolders.pictures).appendingPathComponent("Lens Camera")
-    let videos = URL(fileURLWithPath: UserFolders.videos).appendingPathComponent("Lens Camera")
+    static let picturesFolder = URL(fileURLWithPath: UserFolders.pictures).appendingPathComponent("Lens Camera")
+    static let videosFolder = URL(fileURLWithPath: UserFolders.videos).appendingPathComponent("Lens Camera")
 
-    func photoURL(_ name: String) -> URL { pictures.appendingPathComponent("\(name).jpg") }
-    func videoURL(_ name: String) -> URL { videos.appendingPathComponent("\(name).mp4") }
+    let trustAnchorPEM: String
+
+    func photoURL(_ name: String) -> URL { Self.picturesFolder.appendingPathComponent("\(name).jpg") }
+    func videoURL(_ name: String) -> URL { Self.videosFolder.appendingPathComponent("\(name).mp4") }
 
     /// Writes the signed photo and verifies the written file.
     func keepPhoto(_ photo: Data, name: String) throws -> (file: URL, verdict: Verdict) {
         let url = photoURL(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try prepareFolder(of: url)
         try photo.write(to: url, options: .atomic)
         return (url, verify(url))
     }
@@ -25,14 +26,30 @@ struct ResultArchive {
     /// Copies the stored video out of lensd (never through memory) and verifies the copy.
     func keepVideo(_ name: String, from camera: LensCamera, signed: Bool, reason: String?) throws -> (file: URL, verdict: Verdict) {
         let url = videoURL(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try prepareFolder(of: url)
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw ArchiveError(description: "cannot create \(url.path)")
+            throw ArchiveError(description: tr("Lens Camera could not create %@.", url.path))
         }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         try camera.fetchResult(name, into: handle)
         return (url, signed ? verify(url) : .unsigned(reason ?? "not signed"))
+    }
+
+    /// The folder exists and the user may write to it — else a sentence saying which folder and
+    /// how to fix it (lensd keeps the result meanwhile).
+    private func prepareFolder(of file: URL) throws {
+        let folder = file.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ArchiveError(description: tr("Lens Camera could not create the folder %@ (%@). lensd still has it: lensctl results lists it.",
+                                                folder.path, error.localizedDescription))
+        }
+        guard FileManager.default.isWritableFile(atPath: folder.path) else {
+            throw ArchiveError(description: tr("You may not write to the folder %@. Make it yours and writable (chmod u+w), or move it aside; lensd still has it: lensctl results lists it.",
+                                                folder.path))
+        }
     }
 
     func verify(_ file: URL) -> Verdict {
@@ -63,6 +80,8 @@ extension Provenance {
     }
 }
 
-struct ArchiveError: Error, CustomStringConvertible {
+/// Why a result could not be kept, in words for the banner.
+struct ArchiveError: LocalizedError, CustomStringConvertible {
     let description: String
+    var errorDescription: String? { description }
 }

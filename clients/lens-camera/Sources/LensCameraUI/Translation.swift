@@ -13,12 +13,15 @@ struct Translation: Sendable {
 
     let catalog: MessageCatalog?
 
+    /// The prefix the running binary is installed in (/usr for /usr/bin/lens-camera).
+    static var installPrefix: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
     /// `<prefix>/share/locale` of the running binary (/usr/bin/lens-camera → /usr/share/locale),
     /// then the system's.
     static var localeDirectories: [String] {
-        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let prefix = binary.deletingLastPathComponent().deletingLastPathComponent()
-        return [prefix.appendingPathComponent("share/locale").path, "/usr/share/locale", "/usr/local/share/locale"]
+        [installPrefix.appendingPathComponent("share/locale").path, "/usr/share/locale", "/usr/local/share/locale"]
     }
 
     static func forEnvironment(_ environment: [String: String], localeDirectories: [String]) -> Translation {

@@ -1,3 +1,4 @@
+import Foundation
 import LensClient
 
 /// The screen shown instead of the camera when there is no session: what happened and what to do.
@@ -8,8 +9,9 @@ enum Unavailability {
             (tr("lensd is not running"),
              tr("Start the camera service:  sudo systemctl start lensd\nThe camera appears as soon as it runs."))
         case .notAuthorized:
-            (tr("You may not use the camera"),
-             tr("Members of group lens may. Ask an administrator to run\n  sudo usermod -aG lens $USER\nthen log out and in again."))
+            (tr("You are not in group lens"),
+             tr("Only members of group lens may use the camera. An administrator can add you with\n  sudo usermod -aG lens %@\nthen log out and in again.",
+                NSUserName()))
         case .disconnected:
             (tr("lensd stopped"), tr("Waiting for the camera service to come back…"))
         case .busy(let message):

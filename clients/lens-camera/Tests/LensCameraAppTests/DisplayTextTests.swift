@@ -15,15 +15,24 @@ final class DisplayTextTests: XCTestCase {
         XCTAssertEqual(DisplayText.zoom(1.5625), "1.6×")
     }
 
-    func testReasonsInWordsWithLensdsDetails() {
-        let text = DisplayText.disabledReasons([.location, .enrollment],
-                                               details: [.location: "no fix yet from gpsd at 127.0.0.1:2947 (need ≤ 50 m)"],
-                                               maximumAccuracy: 50)
-        XCTAssertEqual(text, "Waiting for a location fix: no fix yet from gpsd at 127.0.0.1:2947 (need ≤ 50 m)\nDevice not enrolled")
-        XCTAssertEqual(DisplayText.disabledReasons([.location], details: [:], maximumAccuracy: 49.6),
-                       "Waiting for a location fix (need ≤ 50 m)")
-        XCTAssertEqual(DisplayText.disabledReasons([LensDisabledReason(rawValue: "future")], details: [:], maximumAccuracy: 50),
-                       "Capture unavailable (future)", "a reason this version does not know is still shown")
+    /// Plain words for each reason; lensd's own words (gpsd's address and error) only as details.
+    func testReasonsInPlainWordsWithLensdsWordsAsDetails() {
+        let unreachable = "gpsd at 127.0.0.1:38251 is not reachable (can't connect to host/port pair); retrying in 1 s (need ≤ 50 m)"
+        XCTAssertEqual(DisplayText.disabledReasons([.location, .enrollment], details: [.location: unreachable], fixAccuracy: nil,
+                                                   maximumAccuracy: 50),
+                       [GateReason(reason: .location, summary: "No location source", detail: unreachable),
+                        GateReason(reason: .enrollment, summary: "This device is not enrolled", detail: nil)])
+        XCTAssertEqual(DisplayText.disabledReasons([.location], details: [.location: "no fix yet (need ≤ 50 m)"], fixAccuracy: nil,
+                                                   maximumAccuracy: 49.6).map(\.summary),
+                       ["Waiting for a location fix of ± 50 m or better"])
+        XCTAssertEqual(DisplayText.disabledReasons([.location], details: [.location: "850 m > 50 m: the fix is coarser than needed"],
+                                                   fixAccuracy: 850.2, maximumAccuracy: 50).map(\.summary),
+                       ["Location not accurate enough: ± 850 m, needs ± 50 m or better"])
+        XCTAssertEqual(DisplayText.disabledReasons([LensDisabledReason(rawValue: "future")], details: [:], fixAccuracy: nil,
+                                                   maximumAccuracy: 50).map(\.summary),
+                       ["Capture unavailable (future)"], "a reason this version does not know is still shown")
+        XCTAssertEqual(DisplayText.location(accuracy: 3.99), "Location ± 4 m")
+        XCTAssertEqual(DisplayText.location(accuracy: nil), "No location fix")
     }
 
     func testBusChoice() throws {

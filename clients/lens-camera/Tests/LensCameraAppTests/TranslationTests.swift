@@ -29,8 +29,8 @@ final class TranslationTests: XCTestCase {
         XCTAssertEqual(translation(["LANG": "en_US.UTF-8", "LANGUAGE": "fr"]).text("Back camera"), "Caméra arrière")
         XCTAssertEqual(translation(["LANG": "C.UTF-8"]).text("Take photo"), "Take photo")
         XCTAssertEqual(translation(["LANG": "de_DE.UTF-8"]).text("a text without translation"), "a text without translation")
-        XCTAssertEqual(translation(["LANG": "de_DE.UTF-8"]).text("Members of group lens may. Ask an administrator to run\n  sudo usermod -aG lens $USER\nthen log out and in again."),
-                       "Mitglieder der Gruppe lens dürfen es. Bitten Sie einen Administrator um\n  sudo usermod -aG lens $USER\nund melden Sie sich danach ab und wieder an.")
+        XCTAssertEqual(translation(["LANG": "de_DE.UTF-8"]).text("Only members of group lens may use the camera. An administrator can add you with\n  sudo usermod -aG lens %@\nthen log out and in again."),
+                       "Nur Mitglieder der Gruppe lens dürfen die Kamera benutzen. Ein Administrator kann Sie hinzufügen mit\n  sudo usermod -aG lens %@\nMelden Sie sich danach ab und wieder an.")
     }
 
     /// Every text the template holds is translated, with the same placeholders.

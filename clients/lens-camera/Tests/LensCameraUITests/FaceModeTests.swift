@@ -4,12 +4,12 @@ import XCTest
 
 /// Face mode on the synthetic camera playing scripted face frames (face_scenes.py,
 /// face_sequence.py): the instruction and the face's rectangle over the preview, the face
-/// turning green when it is right, then the signed selfie in the strip.
+/// turning green when it is right, then the signed selfie as the last result.
 final class FaceModeTests: LensCameraTestCase {
     /// At 30 fps: no face for 1.5 s, a face too far for 1.5 s, then centred for 5 s.
     static let script = ["no_face:45", "far:45", "centred:150"]
-    static let faceButton = (x: 175, y: 551)
     static let validGreen = Screenshot.Pixel(red: 38, green: 163, blue: 105)
+    static let faceButtonArea = Screenshot.Rect(x: 693, y: 527, width: 40, height: 40)
 
     private var frames: URL { tmp.file("frames") }
 
@@ -25,14 +25,15 @@ final class FaceModeTests: LensCameraTestCase {
     func testFaceModeGuidesToAValidFaceAndKeepsTheSignedSelfie() throws {
         let start = try waitForPreview()
         let monitor = try BusMonitor(address: bus.address, logDirectory: tmp)
-        try person.click(x: Self.faceButton.x, y: Self.faceButton.y)
+        try person.click(x: Layout.faceButton.x, y: Layout.faceButton.y)
         try waitFor("StartFaceAutoCapture") { monitor.calls("StartFaceAutoCapture").count == 1 }
-        // lensd moves to the front camera; the switch button says so.
-        try waitForScreen("front-camera") { $0.differingPixels(from: start, in: KeyboardTests.cameraButton) > 20 }
+        // The face toggle is pressed (green) while face capture runs.
+        try waitForScreen("face-on") { $0.count(near: Self.validGreen, tolerance: 20, in: Self.faceButtonArea) > 300 }
+        XCTAssertEqual(start.count(near: Self.validGreen, tolerance: 20, in: Self.faceButtonArea), 0)
         try waitForScreen("face-valid") { $0.count(near: Self.validGreen, tolerance: 20, in: Layout.preview) > 200 }
-        try waitForScreen("selfie", timeout: 60) { $0.distinctColors(in: Layout.firstThumbnail) > 30 }
+        try waitForScreen("selfie", timeout: 60) { $0.distinctColors(in: Layout.lastResult) > 30 }
         try waitForScreen("selfie-verified") {
-            $0.count(near: CaptureTests.verifiedGreen, tolerance: 12, in: Layout.firstThumbnail) > 40
+            $0.count(near: CaptureTests.verifiedGreen, tolerance: 12, in: Layout.lastResult) > 40
         }
         let kept = keptFiles("Pictures", extension: "jpg")
         XCTAssertEqual(kept.count, 1, "the selfie kept in ~/Pictures/Lens Camera")

@@ -6,30 +6,37 @@ import XCTest
 /// differently), checked on the bus; Ctrl+scroll zooms to an absolute factor.
 final class FocusAndZoomTests: LensCameraTestCase {
     static let reticleYellow = Screenshot.Pixel(red: 255, green: 217, blue: 51)
-    static let fitButton = (x: 117, y: 551)
-    static let zoomIndicator = Screenshot.Rect(x: 730, y: 0, width: 70, height: 40)
+    static let zoomIndicator = Screenshot.Rect(x: 720, y: 51, width: 75, height: 40)
+    /// Preferences' "Fill the window with the preview" switch (the window at the display's corner).
+    static let fillSwitch = (x: 405, y: 100)
 
-    /// The synthetic 640×480 frame in the 800×420 preview: fit shows it 560×420 from x = 120,
-    /// fill 800×600 from y = −90.
+    /// The synthetic 640×480 frame in the 790×448 preview at (5, 51): fit shows it 597.3×448 from
+    /// x = 101.3, fill 790×592.5 from y = 51 − 72.25.
     func testClickFocusesAtTheFramePointUnderThePointerInFitAndFill() throws {
         try waitForPreview()
         let monitor = try BusMonitor(address: bus.address, logDirectory: tmp)
+        let preview = Layout.preview
 
-        try person.click(x: 60, y: 210)  // fit's black bar: no frame there, no focus
-        try person.click(x: 260, y: 210)
+        try person.click(x: 60, y: 275)  // fit's black bar: no frame there, no focus
+        try person.click(x: 251, y: 275)
         try waitFor("FocusAt") { !monitor.calls("FocusAt").isEmpty }
-        try assertFocus(monitor.calls("FocusAt")[0], x: 0.25, y: 0.5)
+        try assertFocus(monitor.calls("FocusAt")[0], x: (251 - 101.33) / 597.33, y: 0.5)
         try waitForScreen("reticle-fit") {
-            $0.count(near: Self.reticleYellow, tolerance: 30, in: Screenshot.Rect(x: 214, y: 164, width: 92, height: 92)) > 100
+            $0.count(near: Self.reticleYellow, tolerance: 30, in: Screenshot.Rect(x: 205, y: 229, width: 92, height: 92)) > 100
         }
 
-        try person.click(x: Self.fitButton.x, y: Self.fitButton.y)
-        try waitForScreen("fill") { $0.pixel(x: 20, y: 210) != Screenshot.Pixel(red: 0, green: 0, blue: 0) }
-        try person.click(x: 200, y: 105)
+        // Preferences (Ctrl+,): fill the window.
+        try person.press("ctrl+comma")
+        try waitFor("the Preferences window") { try display.windowExists(named: "^Preferences$") }
+        try person.click(x: Self.fillSwitch.x, y: Self.fillSwitch.y)
+        try person.press("Escape")
+        try waitForScreen("fill") { $0.pixel(x: 20, y: 275) != Screenshot.Pixel(red: 0, green: 0, blue: 0) }
+        try person.click(x: 200, y: 130)
         try waitFor("the second FocusAt") { monitor.calls("FocusAt").count >= 2 }
-        try assertFocus(monitor.calls("FocusAt")[1], x: 0.25, y: (105.0 + 90) / 600)
+        let fillTop = Double(preview.y) - (592.5 - Double(preview.height)) / 2
+        try assertFocus(monitor.calls("FocusAt")[1], x: (200.0 - Double(preview.x)) / 790, y: (130 - fillTop) / 592.5)
         try waitForScreen("reticle-fill") {
-            $0.count(near: Self.reticleYellow, tolerance: 30, in: Screenshot.Rect(x: 154, y: 59, width: 92, height: 92)) > 100
+            $0.count(near: Self.reticleYellow, tolerance: 30, in: Screenshot.Rect(x: 154, y: 84, width: 92, height: 92)) > 100
         }
         XCTAssertEqual(monitor.calls("FocusAt").count, 2, "the click on fit's bar sent nothing")
     }
@@ -37,7 +44,7 @@ final class FocusAndZoomTests: LensCameraTestCase {
     func testControlScrollZoomsToStartFactorTimesCumulativeScale() throws {
         let before = try waitForPreview()
         let monitor = try BusMonitor(address: bus.address, logDirectory: tmp)
-        try person.controlScrollUp(x: 400, y: 200, notches: 3)
+        try person.controlScrollUp(x: 400, y: 275, notches: 3)
         // Three notches of 1.25 from 1.0, sent as absolute factors: the last one is 1.25³.
         try waitFor("SetZoomFactor(1.953125)") {
             (monitor.calls("SetZoomFactor").last?.arguments.first as? Double).map { abs($0 - 1.953125) < 1e-6 } ?? false
@@ -54,7 +61,7 @@ final class FocusAndZoomTests: LensCameraTestCase {
     private func assertFocus(_ call: BusMonitor.Call, x: Double, y: Double, line: UInt = #line) throws {
         let point = try XCTUnwrap(call.arguments as? [Double], "FocusAt(dd): \(call.arguments)", line: line)
         XCTAssertEqual(point.count, 2, line: line)
-        // One pixel of the 560-pixel-wide fit is 0.0018.
+        // One pixel of the 597-pixel-wide fit is 0.0017.
         XCTAssertEqual(point[0], x, accuracy: 0.004, line: line)
         XCTAssertEqual(point[1], y, accuracy: 0.004, line: line)
     }

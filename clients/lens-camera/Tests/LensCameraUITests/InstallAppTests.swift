@@ -9,6 +9,7 @@ final class InstallAppTests: XCTestCase {
     static let appFiles = [
         "usr/bin/lens-camera", "usr/share/applications/org.lensd.LensCamera.desktop",
         "usr/share/icons/hicolor/scalable/apps/org.lensd.LensCamera.svg",
+        "usr/share/icons/hicolor/scalable/actions/org.lensd.LensCamera-flash-symbolic.svg",
         "usr/share/metainfo/org.lensd.LensCamera.metainfo.xml",
         "usr/share/locale/de/LC_MESSAGES/lens-camera.mo", "usr/share/locale/fr/LC_MESSAGES/lens-camera.mo",
     ]
@@ -22,7 +23,7 @@ final class InstallAppTests: XCTestCase {
         }
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: root.file("usr/bin/lens-camera").path))
         try check(["desktop-file-validate", root.file(Self.appFiles[1]).path])
-        try check(["appstreamcli", "validate", "--no-net", root.file(Self.appFiles[3]).path])
+        try check(["appstreamcli", "validate", "--no-net", root.file(Self.appFiles[4]).path])
     }
 
     func testInstallLeavesTheAppOut() throws {

@@ -18,13 +18,21 @@ final class ServiceStateTests: LensCameraTestCase {
     }
 }
 
-/// A user outside group lens gets the page that says how to get in, not a crash.
+/// A user outside group lens gets the page that says how to get in — with the command for
+/// them, their name in it — not a crash.
 final class NotInGroupLensTests: LensCameraTestCase {
     override var appUser: String { TestUsers.outsider }
+    override var appIsAccessible: Bool { true }
 
     func testTheUserIsToldHowToJoinGroupLens() throws {
         let page = try waitForUnavailablePage("not-in-group-lens")
         XCTAssertGreaterThan(page.distinctColors(in: Screenshot.Rect(x: 100, y: 200, width: 600, height: 200)), 10, "words on the page")
+        let words = try app.accessibleTree().map(\.name)
+        XCTAssertTrue(words.contains("You are not in group lens"), "\(words)")
+        let advice = words.first { $0.hasPrefix("Only members") } ?? ""
+        XCTAssertTrue(advice.hasPrefix("Only members of group lens may use the camera."), advice)
+        XCTAssertTrue(advice.contains("sudo usermod -aG lens \(TestUsers.outsider)\n"), advice)
+        XCTAssertFalse(advice.contains("$USER"), advice)
         XCTAssertTrue(app.isRunning)
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Prints the accessibility tree of a running application (AT-SPI), as screen readers see it:
 one JSON object per node with its role, name (a label's: its words), description, depth, and
-whether it is sensitive.
+whether it is sensitive and checked (a menu item chosen, a toggle button pressed: GTK says "pressed").
 
 usage: atspi_tree.py APP-NAME   (DBUS_SESSION_BUS_ADDRESS and DISPLAY of the app's session)
 """
@@ -13,7 +13,8 @@ import pyatspi
 
 def nodes(node, depth=0):
     yield {"role": node.getRoleName(), "name": node.name or "", "description": node.description or "",
-           "depth": depth, "sensitive": node.getState().contains(pyatspi.STATE_SENSITIVE)}
+           "depth": depth, "sensitive": node.getState().contains(pyatspi.STATE_SENSITIVE),
+           "checked": node.getState().contains(pyatspi.STATE_CHECKED) or node.getState().contains(pyatspi.STATE_PRESSED)}
     for child in node:
         if child is not None:
             yield from nodes(child, depth + 1)

@@ -18,6 +18,8 @@ final class AppUnderTest {
     /// clients/lens-camera/po
     static let catalogs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("po")
+    /// clients/lens-camera/data: the icons `make install-app` installs.
+    static let data = catalogs.deletingLastPathComponent().appendingPathComponent("data")
 
     /// `accessible`: with a session bus of its own (the user's dbus-daemon), where GTK publishes
     /// the accessibility tree (AT-SPI) that `accessibleTree()` reads.
@@ -70,6 +72,7 @@ final class AppUnderTest {
         let depth: Int
         let description: String
         let sensitive: Bool
+        let checked: Bool
     }
 
     /// The app's accessibility tree now, read over AT-SPI by a client of the app's session (only
@@ -89,8 +92,8 @@ final class AppUnderTest {
     /// The exit status once it has ended.
     var exitStatus: Int32? { isRunning ? nil : server.process?.terminationStatus }
 
-    /// <prefix>/bin/lens-camera and <prefix>/share/locale/LL/LC_MESSAGES/lens-camera.mo, where a
-    /// setpriv'd user can read them (the build tree may not be reachable).
+    /// <prefix>/bin/lens-camera, <prefix>/share/locale/LL/LC_MESSAGES/lens-camera.mo and the icons,
+    /// where a setpriv'd user can read them (the build tree may not be reachable).
     private static func install(into prefix: URL) throws -> String {
         let target = prefix.appendingPathComponent("bin/lens-camera")
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -104,6 +107,12 @@ final class AppUnderTest {
             let r = try runProcess(["msgfmt", "--check", "-o", directory.appendingPathComponent("lens-camera.mo").path,
                                     catalogs.appendingPathComponent("\(language).po").path])
             guard r.status == 0 else { throw TestToolError("msgfmt \(language).po: \(String(decoding: r.stderr, as: UTF8.self))") }
+        }
+        for (icon, kind) in [("org.lensd.LensCamera.svg", "apps"), ("org.lensd.LensCamera-flash-symbolic.svg", "actions")] {
+            let directory = prefix.appendingPathComponent("share/icons/hicolor/scalable/\(kind)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(icon))
+            try FileManager.default.copyItem(at: data.appendingPathComponent(icon), to: directory.appendingPathComponent(icon))
         }
         _ = try runProcess(["chmod", "-R", "a+rX", prefix.path])
         return target.path

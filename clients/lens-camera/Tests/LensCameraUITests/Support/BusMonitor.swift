@@ -35,4 +35,16 @@ final class BusMonitor {
             return Call(member: member, arguments: payload?["data"] as? [Any] ?? [])
         }
     }
+
+    /// The string values set for the session property `name` (Properties.Set), oldest first.
+    func propertySets(_ name: String) -> [String] {
+        server.log.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  object["type"] as? String == "method_call", object["member"] as? String == "Set",
+                  object["interface"] as? String == "org.freedesktop.DBus.Properties",
+                  let data = (object["payload"] as? [String: Any])?["data"] as? [Any], data.count == 3,
+                  data[1] as? String == name else { return nil }
+            return (data[2] as? [String: Any])?["data"] as? String
+        }
+    }
 }

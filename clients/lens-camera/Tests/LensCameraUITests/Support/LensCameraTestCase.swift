@@ -9,15 +9,24 @@ import XCTest
 /// clients/lens-camera/.build/screenshots/<test>/ (docs/screenshots holds a chosen set).
 class LensCameraTestCase: XCTestCase {
     /// Where things are on the 800×600 window at the display's top-left corner (no window
-    /// manager): the app's fixed bar heights (Style) make the layout the same on every run.
+    /// manager: GTK draws the frame, 5 px a side, and the header bar): the app's fixed bar
+    /// heights (Style) make the layout the same on every run.
     enum Layout {
         static let window = Screenshot.Rect(x: 0, y: 0, width: 800, height: 600)
-        static let controlBar = Screenshot.Rect(x: 0, y: 504, width: 800, height: 96)
-        static let strip = Screenshot.Rect(x: 0, y: 420, width: 800, height: 84)
-        static let preview = Screenshot.Rect(x: 0, y: 0, width: 800, height: 420)
-        /// The newest thumbnail, first in the strip.
-        static let firstThumbnail = Screenshot.Rect(x: 8, y: 424, width: 110, height: 76)
-        static let captureButton = (x: 400, y: 552)
+        static let headerBar = Screenshot.Rect(x: 5, y: 4, width: 790, height: 46)
+        static let preview = Screenshot.Rect(x: 5, y: 51, width: 790, height: 448)
+        static let controlBar = Screenshot.Rect(x: 5, y: 499, width: 790, height: 96)
+        /// The newest result's round thumbnail and its badge, at the start of the control bar.
+        static let lastResult = Screenshot.Rect(x: 17, y: 515, width: 72, height: 72)
+        static let captureButton = (x: 400, y: 547)
+        static let lastResultButton = (x: 51, y: 547)
+        static let countdownButton = (x: 621, y: 547)
+        static let flashButton = (x: 667, y: 547)
+        static let faceButton = (x: 713, y: 547)
+        static let cameraButton = (x: 759, y: 547)
+        static let mainMenu = (x: 645, y: 27)
+        /// Right of the window: nothing of the app's may be drawn there.
+        static let outsideWindow = Screenshot.Rect(x: 801, y: 0, width: 223, height: 768)
     }
     static let liveness: TimeInterval = 30
     /// clients/lens-camera/.build/screenshots

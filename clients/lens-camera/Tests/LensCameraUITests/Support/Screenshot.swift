@@ -29,9 +29,9 @@ struct Screenshot {
         return Screenshot(file: file, width: size.width, height: size.height, rgb: Array(pixels.stdout))
     }
 
-    /// The camera page's dark control bar is on screen (the unavailable page is light).
+    /// The camera page's dark control bar is on screen (the unavailable page and the viewer are light).
     var showsCameraPage: Bool {
-        let bar = pixel(x: 4, y: LensCameraTestCase.Layout.controlBar.y + 4)
+        let bar = pixel(x: LensCameraTestCase.Layout.controlBar.x + 3, y: LensCameraTestCase.Layout.controlBar.y + 4)
         return bar == Pixel(red: 0x1e, green: 0x1e, blue: 0x1e)
     }
 

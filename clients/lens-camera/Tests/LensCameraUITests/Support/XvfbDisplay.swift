@@ -25,4 +25,9 @@ final class XvfbDisplay {
     }
 
     deinit { server.stop() }
+
+    /// Whether a window whose title matches `pattern` (a regular expression) is shown now.
+    func windowExists(named pattern: String) throws -> Bool {
+        try runProcess(["xdotool", "search", "--onlyvisible", "--name", pattern], env: ["DISPLAY": name]).status == 0
+    }
 }
