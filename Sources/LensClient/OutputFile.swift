@@ -58,6 +58,8 @@ public enum OutputFile {
     /// regular file), a writable directory, or `-`.
     public static func target(_ option: String?, force: Bool) throws(Failure) -> Target {
         guard let option else { return try directory(".") }
+        // Empty is no name: never taken for the current directory (issue 35.10).
+        guard !option.isEmpty else { throw Failure("-o needs a file name, not an empty one", kind: .usage) }
         if option == "-" {
             guard !FileDescriptor.borrowing(STDOUT_FILENO, { $0.isTerminal }) else {
                 throw Failure("-o - writes binary data to standard output: redirect it to a file or a pipe", kind: .usage)

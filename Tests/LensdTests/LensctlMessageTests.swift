@@ -33,6 +33,10 @@ final class LensctlMessageTests: LensdTestCase {
         }
         XCTAssertEqual(try lensctl.expect(2, ["capture", "--timeout"]).stderr, "lensctl: option --timeout needs a value\n")
         XCTAssertEqual(try lensctl.expect(2, ["capture", "-o", "--json"]).stderr, "lensctl: -o needs a file name\n")
+        // An empty name is a usage error before anything is captured, also with --force (issue 35.10).
+        for command in [["capture", "-o", ""], ["capture", "-o", "", "--force"], ["record", "-o", ""], ["fetch", "NAME", "-o", ""]] {
+            XCTAssertEqual(try lensctl.expect(2, command).stderr, "lensctl: -o needs a file name, not an empty one\n", "\(command)")
+        }
         // A value that merely starts with dashes is still a value.
         XCTAssertTrue(try lensctl.expect(2, ["capture", "--zoom", "-0.5"]).stderr.contains("zoom must be"))
         XCTAssertEqual(storedPhotos(), [])
