@@ -32,8 +32,9 @@ final class VideoFrameTests: XCTestCase {
             XCTAssertEqual(next.timestamp - previous.timestamp, Double(next.sequence - previous.sequence) / 30, accuracy: 1e-9)
         }
         for frame in frames { XCTAssertEqual(frame.timestamp, Double(frame.sequence) / 30) }
-        // An idle caller gets every frame (a loaded machine may cost one or two).
-        XCTAssertLessThanOrEqual(frames.last!.sequence - frames.first!.sequence, 16)
+        // An idle caller gets every frame; a loaded machine (scripts/test runs shards side by side)
+        // may cost a few, which the timestamps above show as gaps.
+        XCTAssertLessThanOrEqual(frames.last!.sequence - frames.first!.sequence, 22)
     }
 
     func testACallerThatFallsBehindGetsTheCurrentFrameAndTheGapShows() throws {

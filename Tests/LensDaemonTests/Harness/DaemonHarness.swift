@@ -31,9 +31,8 @@ final class DaemonHarness {
         try Data().write(to: config)
         configuration = try Configuration.load(arguments: [
             "--config", config.path, "--camera", "synthetic", "--synthetic-size", "320x240", "--location", "optional",
-            "--gpsd", "none", "--state-dir", tmp.file("state").path, "--log-level", "warning",
+            "--gpsd", "none", "--state-dir", tmp.file("state").path,
         ] + arguments)
-        Log.setLevel(configuration.logLevel)
         let state = URL(fileURLWithPath: configuration.stateDirectory)
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         store = try ResultStore(directory: state.appendingPathComponent("results"), maxCountPerUID: configuration.maxResultsPerUser,
