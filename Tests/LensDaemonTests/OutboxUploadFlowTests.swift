@@ -241,29 +241,22 @@ final class OutboxNoKeepFlowTests: OutboxUploadFlowTestCase {
 /// upload-auth-file: read once at start; its token goes with every upload; a file anyone but root
 /// could write stops lensd at start-up with a line that says so.
 final class OutboxCredentialFlowTests: OutboxUploadFlowTestCase {
-    private var server: ServerProcess!
-    private var port = 0
-    private var received: URL { tmp.file("received") }
+    private var server: ScriptedHTTPServer!
     private var authFile: URL { tmp.file("upload-token") }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        port = try LoopbackPort.free()
-        try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
-        server = ServerProcess([try TestTools.python(), TestTools.oracleDir.appendingPathComponent("scripted_http.py").path,
-                                "\(port)", received.path, "201"], logPath: tmp.file("scripted.log").path)
-        let port = port
-        try server.start { LoopbackPort.isListening(port) }
+        server = try ScriptedHTTPServer(statuses: "201", in: tmp)
         // Root-owned (the test runs as root), like root:lensd 0640.
         FileManager.default.createFile(atPath: authFile.path, contents: Data("camera-7:s3cret\n".utf8),
                                        attributes: [.posixPermissions: 0o644])
     }
 
-    override var uploadURL: String { "http://127.0.0.1:\(port)/up/{name}.{ext}" }
+    override var uploadURL: String { "http://127.0.0.1:\(server.port)/up/{name}.{ext}" }
     override var configuration: String { super.configuration + "upload-auth-file = \(authFile.path)\n" }
 
     override func tearDownWithError() throws {
-        defer { server = nil }
+        defer { server.stop(); server = nil }
         try super.tearDownWithError()
     }
 
@@ -273,7 +266,7 @@ final class OutboxCredentialFlowTests: OutboxUploadFlowTestCase {
         let session = try c.claimedSession()
         let photo = try c.photo(in: session)
         try c.waitForSignal("ResultUploaded", path: session)
-        let log = try String(contentsOf: received.appendingPathComponent("requests.log"), encoding: .utf8)
+        let log = try server.log()
         XCTAssertTrue(log.contains(" Basic \(Data("camera-7:s3cret".utf8).base64EncodedString()) "), log)
         XCTAssertTrue(log.hasPrefix("PUT /up/\(photo.name).jpg 201 "), log)
 

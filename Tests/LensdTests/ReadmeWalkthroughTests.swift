@@ -125,7 +125,8 @@ final class ReadmeWalkthroughTests: LensdTestCase {
     private func runUntilStopped(_ line: String, shows expected: String, environment: [String] = []) throws {
         let log = tmp.file("until-stopped-\(UUID().uuidString.prefix(8)).log").path
         let process = ServerProcess(["/usr/bin/env"] + (try argv(line, environment: environment, bounded: false)), name: line, logPath: log)
-        try process.start { process.log.contains(expected) }
+        // ffplay prints the stream only once it has probed seconds of it: slow on a loaded machine.
+        try process.start(timeout: 120) { process.log.contains(expected) }
         guard let pid = process.process?.processIdentifier else { return XCTFail("\(line) did not start") }
         kill(-pid, SIGINT)
         let deadline = Date().addingTimeInterval(20)

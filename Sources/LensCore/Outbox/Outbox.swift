@@ -174,8 +174,16 @@ public final class Outbox: Sendable {
                 try file.rewind()
             }
             let url = UploadURL.expand(settings.urlTemplate, name: record.name, fileExtension: record.fileExtension)
-            let upload = HTTPUpload(url: url, headers: headers(for: record), caFile: settings.caFile, abort: abort)
-            return (UploadVerdict.of(try upload.send(fd: file.raw, size: size)), record)
+            let deadline = settings.attemptDeadline(forSize: size)
+            let upload = HTTPUpload(url: url, headers: headers(for: record), caFile: settings.caFile, abort: abort,
+                                    deadlineSeconds: deadline)
+            let started = ContinuousClock.now
+            // libcurl ends the attempt at the deadline, to the millisecond: a failure then is its doing.
+            do {
+                return (UploadVerdict.of(try upload.send(fd: file.raw, size: size)), record)
+            } catch let failure as HTTPUpload.TransportFailure where !failure.isTLS && ContinuousClock.now - started >= .seconds(deadline * 0.99) {
+                return (.transient("the attempt took its whole deadline of \(Int(deadline.rounded())) s (upload-timeout): \(failure.message)", retryAfter: nil), record)
+            }
         } catch let failure as HTTPUpload.TransportFailure {
             return (.transient(failure.isTLS ? "TLS: \(failure.message)" : failure.message, retryAfter: nil), record)
         } catch {
@@ -214,10 +222,12 @@ public final class Outbox: Sendable {
             record.lastError = message
             let delay = UploadBackoff.delay(afterFailures: record.attempts, first: settings.firstRetrySeconds,
                                             cap: settings.retryMaxSeconds, retryAfter: retryAfter)
-            record.nextAttempt = Date().timeIntervalSince1970 + delay
+            record.failedAt = Date().timeIntervalSince1970
+            record.nextAttempt = record.failedAt! + delay
             persist(record, in: &state)
         case .permanent(let error, let message):
             record.state = .failed
+            record.failedAt = Date().timeIntervalSince1970
             record.lastError = message
             persist(record, in: &state)
             emit(.failed(record, error: error, message: message))
@@ -247,8 +257,10 @@ public final class Outbox: Sendable {
                              nextAttempt: retries.min() ?? 0)
     }
 
+    /// Oldest first, a failed attempt counting as a new arrival: one slow or refusing server
+    /// address for one result never holds the others back.
     private static func queueOrder(_ a: OutboxRecord, _ b: OutboxRecord) -> Bool {
-        (a.queuedAt, a.name) < (b.queuedAt, b.name)
+        (a.failedAt ?? a.queuedAt, a.name) < (b.failedAt ?? b.queuedAt, b.name)
     }
 
     private static func bytes(hex: String) -> [UInt8] {

@@ -23,8 +23,11 @@ public struct OutboxRecord: Codable, Sendable, Equatable, JournalRecord {
     /// Seconds since 1970 of the next attempt (0: as soon as possible).
     public var nextAttempt: Double
     public var lastError: String?
-    /// Seconds since 1970 when it entered the queue: results go out in that order.
+    /// Seconds since 1970 when it entered the queue.
     public var queuedAt: Double
+    /// Seconds since 1970 of its last failed attempt, nil before one: results go out in the order
+    /// of this or `queuedAt`, so one that failed waits behind those queued before the failure.
+    public var failedAt: Double?
     /// Raised by every re-enqueue (the file changed), so an attempt of the older bytes that
     /// finishes afterwards does not count as delivering the new ones.
     public var generation: Int
