@@ -175,6 +175,14 @@ public final class ResultStore: Sendable {
         return available < minimumFreeBytes
     }
 
+    /// The share of the free space `uid` may take, and how much of it their results take; nil
+    /// when the file system cannot say (isLowOnSpace then disables capture for all).
+    public func freeSpaceShare(of uid: UInt32) -> FreeSpaceShare? {
+        guard let available = try? Syscalls.availableBytes(directory) else { return nil }
+        let used = state.withLock { $0.index.entries(uid: uid).reduce(Int64(0)) { $0 + Int64($1.size) } }
+        return FreeSpaceShare(used: used, freeAboveMinimum: available - minimumFreeBytes)
+    }
+
     /// The results of `uid`, newest first (ListResults). Results whose file has vanished are
     /// left out. Digests not yet known stay nil: listing never hashes a video.
     public func results(uid: UInt32) -> [StoredResult] {
