@@ -82,6 +82,7 @@ final class FaceFlowTests: DaemonTestCase {
         let verdict = try ReferenceValidator.assertTrusted(photo, anchors: [try lensd.trustAnchorFile()])
         XCTAssertEqual(verdict.actions.first?.digitalSourceType,
                        "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia")
+        try ConformanceRubric.assertConformant(photo, anchors: [try lensd.trustAnchorFile()], capturedMedia: false)
         XCTAssertEqual(try c.get(session, "FaceAutoCaptureState").stringValue, "idle")
     }
 

@@ -38,6 +38,8 @@ final class PhotoFlowTests: DaemonTestCase {
         XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["tiff:Model"]?.string, "lensd synthetic camera")
         XCTAssertEqual(verdict.actions.first?.digitalSourceType,
                        "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia")
+        // The Conformance Program's 2.4 asset rubric holds; the synthetic camera claims no capture.
+        try ConformanceRubric.assertConformant(photo, anchors: [try lensd.trustAnchorFile()], capturedMedia: false)
         XCTAssertEqual(lensd.stateFiles.temporaryFiles, [])
     }
 

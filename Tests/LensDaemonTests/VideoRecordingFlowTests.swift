@@ -75,6 +75,8 @@ final class VideoRecordingFlowTests: XCTestCase {
         XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["tiff:Model"]?.string, "lensd synthetic camera", file: file, line: line)
         XCTAssertEqual(verdict.actions.first?.digitalSourceType,
                        "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia", file: file, line: line)
+        try ConformanceRubric.assertConformant(video, anchors: [try c.trustAnchorFile(in: tmp)], capturedMedia: false,
+                                               file: file, line: line)
         XCTAssertEqual(lensd.stateFiles.temporaryFiles, [], file: file, line: line)
         XCTAssertEqual(lensd.stateFiles.recordingJournals, [], file: file, line: line)
     }

@@ -11,6 +11,8 @@ public enum TimeStampedLater {
         let today = try ReferenceValidator.verdict(file: file, anchors: anchors)
         XCTAssertEqual(today.validationState, "Trusted", "\(today.failureCodes) \(today.ingredientFailures)", line: line)
         XCTAssertTrue(today.claimAssertions.contains { $0.contains("c2pa.time-stamp") }, "\(today.claimAssertions)", line: line)
+        // The update manifest too meets the 2.4 rubric (the tests' cameras are synthetic: no capture claimed).
+        try ConformanceRubric.assertConformant(file, anchors: anchors, capturedMedia: false, line: line)
         let later = try ReferenceValidator.verdict(file: file, anchors: anchors, clockOffset: "+730d")
         XCTAssertTrue(later.validates, "\(later.validationState ?? "-"): \(later.failureCodes)", line: line)
         for (verdict, clock) in [(today, nil), (later, "+730d")] {

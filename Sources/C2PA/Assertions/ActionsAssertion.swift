@@ -18,11 +18,17 @@ public struct ActionsAssertion: Assertion {
 
     public func content() throws -> AssertionContent {
         let created = CBOR.textMap([
-            ("action", .text("c2pa.created")),
+            ("action", .text(Labels.createdAction)),
             ("digitalSourceType", .text(digitalSourceType.rawValue)),
             // Tag 0: an RFC 3339 date/time string.
             ("when", .tagged(0, .text(Timestamps.rfc3339UTC(when)))),
         ])
-        return .cbor(.textMap([("actions", .array([created]))]))
+        return .cbor(Self.complete([created]))
+    }
+
+    /// An actions map that says it lists every action taken (C2PA 2.4 §18.15.3): lensd records all
+    /// it does, and the Conformance Program requires the field (`mandatory_all_actions_included`).
+    static func complete(_ actions: [CBOR]) -> CBOR {
+        .textMap([("actions", .array(actions)), ("allActionsIncluded", .bool(true))])
     }
 }

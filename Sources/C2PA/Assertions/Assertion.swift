@@ -4,6 +4,16 @@ public protocol Assertion: Sendable {
     func content() throws -> AssertionContent
 }
 
+/// An assertion whose content names assertions written before it in the same manifest, by
+/// hashed URI (an action's `ingredients` parameter): the writer passes their references.
+public protocol ReferencingAssertion: Assertion {
+    func content(referencing earlier: [HashedURI]) throws -> AssertionContent
+}
+
+extension ReferencingAssertion {
+    public func content() throws -> AssertionContent { try content(referencing: []) }
+}
+
 public enum AssertionContent: Sendable {
     case cbor(CBOR)
     case json([UInt8])

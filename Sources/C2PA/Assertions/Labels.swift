@@ -20,6 +20,10 @@ public enum Labels {
     public static let bmffHashV3 = "c2pa.hash.bmff.v3"
     public static let thumbnailClaimJPEG = "c2pa.thumbnail.claim.jpeg"
 
+    /// Actions lensd writes: a capture's inception, and an update manifest's re-save of its parent.
+    public static let createdAction = "c2pa.created"
+    public static let openedAction = "c2pa.opened"
+
     /// Strips the version and instance suffixes: "c2pa.actions.v2" and "c2pa.actions__1" → "c2pa.actions".
     public static func base(_ label: String) -> String {
         var parts = label.split(separator: "__", maxSplits: 1, omittingEmptySubsequences: false)[0]

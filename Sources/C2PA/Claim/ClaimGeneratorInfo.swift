@@ -5,7 +5,11 @@ public struct ClaimGeneratorInfo: Sendable, Equatable {
     public var operatingSystem: String?
     public var specVersion: String
 
-    public init(name: String, version: String, operatingSystem: String? = nil, specVersion: String = "2.2") {
+    /// The C2PA specification lensd's manifests follow, as SemVer: the Conformance Program's 2.4
+    /// rubric (`mandatory_spec_version`) wants it, and strict 2.4 validators want its SemVer form.
+    public static let implementedSpecVersion = "2.4.0"
+
+    public init(name: String, version: String, operatingSystem: String? = nil, specVersion: String = implementedSpecVersion) {
         self.name = name
         self.version = version
         self.operatingSystem = operatingSystem

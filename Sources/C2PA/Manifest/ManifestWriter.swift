@@ -75,15 +75,14 @@ public struct ManifestWriter: Sendable {
 
     private func manifest(hardBinding: (any Assertion)?, signature: ([UInt8]) throws -> [UInt8]) throws -> JUMBFSuperbox {
         var assertionBoxes: [JUMBFSuperbox] = []
+        var references: [HashedURI] = []
         let bound = hardBinding.map { [($0, hardBindingSalt)] } ?? []
         for (assertion, salt) in Array(zip(assertions, salts)) + bound {
-            let content = try assertion.content()
-            assertionBoxes.append(JUMBFSuperbox(
-                description: JUMBFDescription(type: content.jumbfType, label: assertion.label, salt: salt),
-                children: content.boxes))
-        }
-        let references = assertionBoxes.map {
-            HashedURI(url: "self#jumbf=\(Labels.assertionStore)/\($0.label!)", hash: Digest.hash($0.payload))
+            let content = try (assertion as? any ReferencingAssertion)?.content(referencing: references) ?? assertion.content()
+            let box = JUMBFSuperbox(description: JUMBFDescription(type: content.jumbfType, label: assertion.label, salt: salt),
+                                    children: content.boxes)
+            assertionBoxes.append(box)
+            references.append(HashedURI(url: "self#jumbf=\(Labels.assertionStore)/\(assertion.label)", hash: Digest.hash(box.payload)))
         }
         let claim = Claim.encodeV2(
             instanceID: instanceID, generator: generator,

@@ -1,6 +1,7 @@
 /// Time-stamps a manifest signed offline, later (C2PA 2.2 §11.2.3, §18.18): an update manifest
 /// whose `c2pa.ingredient.v3` is the parent it amends and whose `c2pa.time-stamp` maps the
-/// parent's label to a token over the parent's claim signature. No hard binding, no thumbnail.
+/// parent's label to a token over the parent's claim signature; its actions say it opened the
+/// parent and changed nothing else. No hard binding, no thumbnail.
 /// The update's own signature is time-stamped too (sigTst2), so that it also outlives the
 /// device certificate.
 public struct TimeStampUpdate: Sendable {
@@ -29,6 +30,7 @@ public struct TimeStampUpdate: Sendable {
         }
         let assertions: [any Assertion] = [
             ParentIngredientAssertion(manifest: parent, format: format, validation: validation),
+            OpenedActionsAssertion(),
             TimeStampAssertion(tokens: [(parent.label, token)]),
         ]
         let writer = ManifestWriter.update(generator: generator, assertions: assertions, signer: signer, timeStamper: timeStamper)
