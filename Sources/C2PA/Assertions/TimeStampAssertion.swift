@@ -1,7 +1,7 @@
 /// `c2pa.time-stamp` (C2PA 2.2 §18.18): RFC 3161 tokens for earlier manifests, added later by an
 /// update manifest when they were signed offline. A CBOR map from a manifest's label to a
-/// TimeStampToken whose imprint is the SHA-256 of that manifest's claim signature (the COSE_Sign1
-/// bytes as stored), as c2pa-rs reads it.
+/// TimeStampToken whose imprint is the SHA-256 of the `signature` field of that manifest's
+/// COSE_Sign1 (not the whole COSE_Sign1), as c2pa-rs writes and reads it.
 public struct TimeStampAssertion: Assertion {
     public var label: String { Labels.timeStamp }
     public var tokens: [(manifestLabel: String, token: [UInt8])]

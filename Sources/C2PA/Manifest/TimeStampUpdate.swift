@@ -25,7 +25,9 @@ public struct TimeStampUpdate: Sendable {
         guard let signature = parent.signatureBox?.content("cbor") else {
             throw C2PAError.malformed("the manifest \(parent.label) has no claim signature to time-stamp")
         }
-        guard let token = try timeStamper.timeStamp(signature) else {
+        // The imprint is over the COSE_Sign1's `signature` field, as c2pa-rs stamps (TimeStamp::refresh_timestamp)
+        // and reads it: a token over the whole COSE_Sign1 is ignored there.
+        guard let token = try timeStamper.timeStamp(try COSESign1(encoded: signature).signature) else {
             throw C2PAError.signing("no time-stamp token for \(parent.label)")
         }
         let assertions: [any Assertion] = [

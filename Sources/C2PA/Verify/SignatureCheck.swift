@@ -7,9 +7,9 @@ import LensCrypto
 struct SignatureCheck {
     let trust: TrustPolicy
     let now: Date
-    /// From a later update's `c2pa.time-stamp` assertion: the signature's validity is judged at
-    /// it when the signature carries no time-stamp of its own. c2pa-rs 0.91 still judges the
-    /// chain's trust at the present time then.
+    /// From a later update's `c2pa.time-stamp` assertion: the signature's validity and its chain's
+    /// trust are judged at it when the signature carries no time-stamp of its own, as c2pa-rs
+    /// 0.91.3 judges them for a token over the COSE_Sign1's signature bytes.
     var assertedTime: TimeStampCheck.TrustedTime?
 
     /// The signer, when the signature names one; statuses in the claim signature's codes.
@@ -76,7 +76,7 @@ struct SignatureCheck {
             log.add(.failure, StatusCode.signingCredentialUntrusted, "signing certificate untrusted: outside its validity", url: url)
         } else {
             switch trust.evaluate(leaf: leaf, intermediates: Array(chain.dropFirst()), signingTime: signingTime,
-                                  chainTime: stampTime ?? stamp.map { _ in now }) {
+                                  chainTime: stamp?.time) {
             case .trusted(let listing):
                 summary.trustListing = listing
                 let source = listing.map { "\($0.entity) on \($0.list)" } ?? "a trust anchor"
