@@ -19,6 +19,8 @@ public enum Labels {
     public static let identity = "cawg.identity"
     public static let bmffHashV3 = "c2pa.hash.bmff.v3"
     public static let thumbnailClaimJPEG = "c2pa.thumbnail.claim.jpeg"
+    /// lensd's own metadata assertion: the capturing device's identity.
+    public static let cameraMetadata = "org.lensd.camera.metadata"
 
     /// Actions lensd writes: a capture's inception, and an update manifest's re-save of its parent.
     public static let createdAction = "c2pa.created"

@@ -18,14 +18,17 @@ public struct CapturedPhoto: Sendable {
     public var make: String
     /// tiff:Model: the card name; "lensd synthetic camera" for the synthetic camera.
     public var model: String
-    /// Rendered, not sensed: the manifest says digitalSourceType algorithmicMedia.
+    /// Not sensed by a camera lensd can tell is physical (the synthetic camera, a virtual V4L2
+    /// driver): the manifest says digitalSourceType algorithmicMedia, never digitalCapture.
     public var isSynthetic: Bool
     /// Set only when digital zoom above 1 was applied (exif:DigitalZoomRatio).
     public var digitalZoomRatio: Double?
     public var frameNumber: UInt64
+    /// The device's V4L2 bus_info ("synthetic" for the synthetic camera); nil: not recorded.
+    public var busInfo: String?
 
     public init(jpeg: [UInt8], thumbnail: [UInt8], width: Int, height: Int, captureTime: Date, make: String,
-                model: String, isSynthetic: Bool, digitalZoomRatio: Double?, frameNumber: UInt64) {
+                model: String, isSynthetic: Bool, digitalZoomRatio: Double?, frameNumber: UInt64, busInfo: String? = nil) {
         self.jpeg = jpeg
         self.thumbnail = thumbnail
         self.width = width
@@ -36,5 +39,6 @@ public struct CapturedPhoto: Sendable {
         self.isSynthetic = isSynthetic
         self.digitalZoomRatio = digitalZoomRatio
         self.frameNumber = frameNumber
+        self.busInfo = busInfo
     }
 }

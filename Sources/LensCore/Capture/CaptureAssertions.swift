@@ -11,6 +11,8 @@ struct CaptureAssertions {
     var isSynthetic: Bool
     var digitalZoomRatio: Double?
     var location: LocationFix?
+    /// With it, the device's identity (make = driver, model = card) is recorded beside the metadata.
+    var busInfo: String?
 
     func make(thumbnail: [UInt8]?) -> [any Assertion] {
         let metadata = CaptureMetadata(
@@ -20,6 +22,9 @@ struct CaptureAssertions {
             ActionsAssertion(when: captureTime, digitalSourceType: isSynthetic ? .algorithmicMedia : .digitalCapture),
             MetadataAssertion(metadata),
         ]
+        if let busInfo {
+            assertions.append(CameraIdentityAssertion(driver: make, card: model, busInfo: busInfo, isPhysicalSensor: !isSynthetic))
+        }
         if let thumbnail { assertions.append(ThumbnailAssertion(jpeg: thumbnail)) }
         return assertions
     }

@@ -20,6 +20,6 @@ extension FrameCopy {
         }
         return CapturedPhoto(jpeg: jpeg, thumbnail: thumbnail, width: width, height: height, captureTime: offeredDate,
                              make: state.description.driver, model: state.description.name, isSynthetic: state.isSynthetic,
-                             digitalZoomRatio: state.videoDigitalZoomRatio, frameNumber: sequence)
+                             digitalZoomRatio: state.videoDigitalZoomRatio, frameNumber: sequence, busInfo: state.description.busInfo)
     }
 }

@@ -14,13 +14,17 @@ public struct VideoSigning: Sendable {
         public var model: String
         public var isSynthetic: Bool
         public var digitalZoomRatio: Double?
+        /// The device's bus_info; nil in journals written before it was recorded.
+        public var busInfo: String?
 
-        public init(startTime: Date, make: String, model: String, isSynthetic: Bool, digitalZoomRatio: Double?) {
+        public init(startTime: Date, make: String, model: String, isSynthetic: Bool, digitalZoomRatio: Double?,
+                    busInfo: String? = nil) {
             self.startTime = startTime
             self.make = make
             self.model = model
             self.isSynthetic = isSynthetic
             self.digitalZoomRatio = digitalZoomRatio
+            self.busInfo = busInfo
         }
     }
 
@@ -44,7 +48,7 @@ public struct VideoSigning: Sendable {
     public func sign(_ video: FinalizedMP4, facts: Facts, location: LocationFix?) throws -> TimeStamping.Outcome? {
         let assertions = CaptureAssertions(
             captureTime: facts.startTime, timeZone: timeZone ?? LocalTime.zone(at: facts.startTime), make: facts.make, model: facts.model,
-            isSynthetic: facts.isSynthetic, digitalZoomRatio: facts.digitalZoomRatio, location: location)
+            isSynthetic: facts.isSynthetic, digitalZoomRatio: facts.digitalZoomRatio, location: location, busInfo: facts.busInfo)
         let stamper = timeStamping?.stamper(for: self.signer)
         let signer = MP4Signer(writer: ManifestWriter(generator: generator, assertions: assertions.make(thumbnail: nil),
                                                       signer: self.signer, timeStamper: stamper))

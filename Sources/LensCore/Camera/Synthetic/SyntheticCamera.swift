@@ -8,6 +8,7 @@ import Foundation
 public final class SyntheticCamera: Camera {
     public static let model = "lensd synthetic camera"
     public static let make = "lensd"
+    static let busInfo = "synthetic"
     public static let maxZoomFactor = 8.0
 
     public let width: Int
@@ -58,7 +59,7 @@ public final class SyntheticCamera: Camera {
 
     public var state: CameraState {
         CameraState(
-            description: CameraDescription(path: "synthetic:\(position.rawValue)", name: Self.model, driver: Self.make, busInfo: "synthetic",
+            description: CameraDescription(path: "synthetic:\(position.rawValue)", name: Self.model, driver: Self.make, busInfo: Self.busInfo,
                                            position: position, isVirtual: true, formats: ["RGB3"]),
             hasFlash: !supportedFlashModes.isEmpty, isFlashAvailable: !supportedFlashModes.isEmpty,
             flashMode: flashMode, supportedFlashModes: supportedFlashModes,
@@ -93,7 +94,8 @@ public final class SyntheticCamera: Camera {
                                                        maxSide: CapturedPhoto.thumbnailMaxSide,
                                                        quality: CapturedPhoto.thumbnailQuality),
                     width: width, height: height, captureTime: time, make: Self.make, model: Self.model,
-                    isSynthetic: true, digitalZoomRatio: zoomFactor > 1 ? zoomFactor : nil, frameNumber: frameNumber)
+                    isSynthetic: true, digitalZoomRatio: zoomFactor > 1 ? zoomFactor : nil, frameNumber: frameNumber,
+                    busInfo: Self.busInfo)
             }
         } catch {
             throw CameraError.failed("encoding the synthetic frame failed: \(error)")

@@ -65,7 +65,8 @@ public final class V4L2Camera: Camera {
                     maxZoomFactor: controls?.maxZoomFactor ?? V4L2Controls.maxDigitalZoom,
                     digitalZoom: controls.map { $0.zoom == .digital } ?? true, canFocus: controls?.canFocus ?? false,
                     // Digital zoom crops photos; video frames are recorded as the device delivers them.
-                    isSynthetic: false, videoDigitalZoomRatio: nil,
+                    // A device lensd cannot tell is a physical sensor makes no capture claim.
+                    isSynthetic: description.isVirtual, videoDigitalZoomRatio: nil,
                     zoomAppliesToVideo: controls.map { $0.zoom != .digital } ?? false)
     }
 
@@ -140,7 +141,8 @@ public final class V4L2Camera: Camera {
             let photo = try encode(frame.bytes, format: format)
             return CapturedPhoto(jpeg: photo.jpeg, thumbnail: photo.thumbnail, width: photo.width, height: photo.height,
                                  captureTime: captureTime, make: description.driver, model: description.name,
-                                 isSynthetic: false, digitalZoomRatio: digitalZoomRatio, frameNumber: UInt64(frame.sequence))
+                                 isSynthetic: description.isVirtual, digitalZoomRatio: digitalZoomRatio, frameNumber: UInt64(frame.sequence),
+                                 busInfo: description.busInfo)
         } catch let error as V4L2Errno {
             // The device is gone or broken: let go of it, so it can be unloaded or replugged.
             close()

@@ -4,8 +4,16 @@ import Foundation
 /// streaming (metadata and output nodes left out), one per bus_info (a UVC camera registers
 /// several nodes), ordered by node number. Node numbers are never assumed.
 public enum V4L2Discovery {
-    /// Drivers that make frames up rather than sense them.
-    public static let virtualDrivers: Set<String> = ["vivid", "v4l2 loopback"]
+    /// Drivers that make frames up, or pass on frames any process writes, rather than sense them.
+    public static let virtualDrivers: Set<String> = ["vivid", "v4l2 loopback", "vimc", "akvcam"]
+    /// The buses a sensor hangs on (bus_info prefixes the kernel's drivers use).
+    static let sensorBuses = ["usb-", "PCI:", "PCIe:", "pci-", "platform:"]
+
+    /// Whether lensd cannot tell the device is a physical sensor: a virtual driver, or a device on
+    /// no bus a sensor hangs on. Such a device's captures make no capture claim (algorithmicMedia).
+    public static func isVirtual(driver: String, busInfo: String) -> Bool {
+        virtualDrivers.contains(driver) || !sensorBuses.contains { busInfo.hasPrefix($0) }
+    }
 
     /// The device nodes sysfs lists now, e.g. ["/dev/video0", "/dev/video2"], by node number.
     public static func nodePaths(sysfs: String = "/sys/class/video4linux") -> [String] {
@@ -28,7 +36,7 @@ public enum V4L2Discovery {
                       !found.contains(where: { $0.description.busInfo == capability.busInfo }) else { continue }
                 let description = CameraDescription(
                     path: path, name: capability.card, driver: capability.driver, busInfo: capability.busInfo,
-                    position: .unspecified, isVirtual: virtualDrivers.contains(capability.driver),
+                    position: .unspecified, isVirtual: isVirtual(driver: capability.driver, busInfo: capability.busInfo),
                     formats: device.nativeFormats().map(V4L2Device.fourccString))
                 found.append((description, V4L2Controls.orientation(of: device)))
             } catch {

@@ -1,0 +1,31 @@
+/// `org.lensd.camera.metadata`: what the capturing device says it is, as lensd read it from the
+/// driver (V4L2 VIDIOC_QUERYCAP: driver, card, bus_info) — an entity-specific metadata assertion
+/// (JSON-LD, its own namespace), since `c2pa.metadata` admits only the spec's listed fields.
+/// Facts, not a vouching: a virtual device says here which driver it was.
+public struct CameraIdentityAssertion: Assertion {
+    public static let namespace = "https://lensd.org/ns/camera/1.0/"
+
+    public var driver: String
+    public var card: String
+    public var busInfo: String
+    /// Whether lensd treated the device as a physical sensor (the capture's digitalSourceType follows it).
+    public var isPhysicalSensor: Bool
+    public var label: String { Labels.cameraMetadata }
+
+    public init(driver: String, card: String, busInfo: String, isPhysicalSensor: Bool) {
+        self.driver = driver
+        self.card = card
+        self.busInfo = busInfo
+        self.isPhysicalSensor = isPhysicalSensor
+    }
+
+    public func content() throws -> AssertionContent {
+        .json(try JSONValue.object([
+            "@context": .object(["lensd": .string(Self.namespace)]),
+            "lensd:driver": .string(driver),
+            "lensd:card": .string(card),
+            "lensd:busInfo": .string(busInfo),
+            "lensd:physicalSensor": .bool(isPhysicalSensor),
+        ]).serialized())
+    }
+}
