@@ -45,8 +45,9 @@ extension VividVMTests {
         let verdict = try ReferenceValidator.assertTrusted(video, anchors: [out.file("anchor-\(fileName).pem")])
         XCTAssertNotNil(verdict.hardBinding["c2pa.hash.bmff.v3"], "\(fileName): \(verdict.hardBinding.keys)")
         XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["tiff:Make"]?.string, make, fileName)
+        // Virtual drivers (vivid, v4l2loopback) make no capture claim.
         XCTAssertEqual(verdict.actions.first?.digitalSourceType,
-                       "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture", fileName)
+                       "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia", fileName)
 
         let sidecar = try JSONSerialization.jsonObject(with: Data(contentsOf: out.file(fileName + ".json"))) as? [String: Any]
         let announced = try XCTUnwrap(sidecar?["duration"] as? Double, fileName)

@@ -51,8 +51,10 @@ final class VividVMTests: XCTestCase {
             let metadata = verdict.metadata["c2pa.metadata"]
             XCTAssertEqual(metadata?["tiff:Make"]?.string, "vivid")
             XCTAssertEqual(metadata?["tiff:Model"]?.string, "vivid")
+            // vivid is a virtual driver: no capture claim, and the manifest says which driver it was.
             XCTAssertEqual(verdict.actions.first?.digitalSourceType,
-                           "http://cv.iptc.org/newscodes/digitalsourcetype/digitalCapture")
+                           "http://cv.iptc.org/newscodes/digitalsourcetype/algorithmicMedia")
+            XCTAssertEqual(verdict.metadata["org.lensd.camera.metadata"]?["lensd:driver"]?.string, "vivid")
             // vivid has no zoom control: the 2× photo is a centre crop, and says so.
             let zoomed = name == "zoom2"
             XCTAssertEqual(metadata?["exif:DigitalZoomRatio"]?.string, zoomed ? "200/100" : nil, name)
