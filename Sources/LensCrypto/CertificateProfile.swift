@@ -6,7 +6,9 @@ public enum CertificateProfile: Sendable {
     case rootCA
     /// CA:TRUE critical pathlen; KU keyCertSign+cRLSign critical; SKI; AKI.
     case intermediateCA(pathLength: Int)
-    /// CA:FALSE critical; KU digitalSignature critical; EKU emailProtection, documentSigning, c2paClaimSigning (non-critical); SKI; AKI keyid:always.
+    /// CA:FALSE critical; KU digitalSignature+nonRepudiation critical (the C2PA Conformance
+    /// Program's claim-signing leaf profile wants both); EKU emailProtection, documentSigning,
+    /// c2paClaimSigning (non-critical); SKI; AKI keyid:always.
     case c2paSigner
     /// For tests of bad profiles. Always has an SKI.
     case custom(isCA: Bool?, keyUsage: KeyUsage?, extendedKeyUsage: [String]?, authorityKeyIdentifier: Bool)
@@ -26,7 +28,7 @@ public enum CertificateProfile: Sendable {
             let usages = [ExtendedKeyUsage.emailProtection, ExtendedKeyUsage.documentSigning, ExtendedKeyUsage.c2paClaimSigning]
             return [
                 (NID_basic_constraints, "critical,CA:FALSE"),
-                (NID_key_usage, "critical," + KeyUsage.digitalSignature.configurationNames),
+                (NID_key_usage, "critical," + KeyUsage([.digitalSignature, .nonRepudiation]).configurationNames),
                 (NID_ext_key_usage, usages.joined(separator: ",")),
             ] + keyIdentifiers
         case .custom(let isCA, let keyUsage, let extendedKeyUsage, let authorityKeyIdentifier):

@@ -44,7 +44,7 @@ final class CertificateIssuerTests: XCTestCase {
         XCTAssertEqual(leaf.issuer, TestChain.intermediateName)
         XCTAssertFalse(leaf.isSelfIssued)
         XCTAssertEqual(leaf.isCA, false)
-        XCTAssertEqual(leaf.keyUsage, .digitalSignature)
+        XCTAssertEqual(leaf.keyUsage, [.digitalSignature, .nonRepudiation])
         XCTAssertEqual(leaf.extendedKeyUsage, [
             ExtendedKeyUsage.emailProtection, ExtendedKeyUsage.documentSigning, ExtendedKeyUsage.c2paClaimSigning,
         ])
@@ -79,7 +79,7 @@ final class CertificateIssuerTests: XCTestCase {
         let chain = try TestChain.make()
         let text = try OpenSSLCLI.succeed(["x509", "-noout", "-text"], input: Array(chain.leaf.pem.utf8)).text
         XCTAssertTrue(text.contains("X509v3 Basic Constraints: critical\n                CA:FALSE"), text)
-        XCTAssertTrue(text.contains("X509v3 Key Usage: critical\n                Digital Signature\n"), text)
+        XCTAssertTrue(text.contains("X509v3 Key Usage: critical\n                Digital Signature, Non Repudiation\n"), text)
         XCTAssertTrue(text.contains("X509v3 Extended Key Usage: \n                E-mail Protection, 1.3.6.1.5.5.7.3.36, 1.3.6.1.4.1.62558.2.1"), text)
 
         let intermediateText = try OpenSSLCLI.succeed(["x509", "-noout", "-text"], input: Array(chain.intermediate.pem.utf8)).text

@@ -17,6 +17,8 @@ enum DeviceEnrollment {
     /// and the device CA certificate. The files are written and fsynced in a staging directory
     /// beside it, which is then renamed to `directory`: after a crash the identity is either
     /// complete or absent, never a half that would read as `.missing`.
+    static let unstatedCountry = "XX"
+
     static func enroll(_ configuration: IdentityConfiguration, into directory: String, now: Date) throws(IdentityFailure) {
         let files: [(name: String, text: String, mode: mode_t)]
         do {
@@ -31,8 +33,11 @@ enum DeviceEnrollment {
                 notBefore: now, notAfter: now + Double(caLifetimeDays) * day,
                 issuer: nil, selfSigningKey: caKey)
             let deviceKey = try PrivateKey.generate(.p256)
+            // The program's leaf profile wants a subject country; "XX" (ISO 3166's user-assigned
+            // code) names none, since lensd does not know its owner's.
             let device = try CertificateIssuer.issue(
-                subject: DistinguishedName(organization: organization, organizationalUnit: "Devices", commonName: deviceName),
+                subject: DistinguishedName(country: Self.unstatedCountry, organization: organization, organizationalUnit: "Devices",
+                                           commonName: deviceName),
                 subjectKey: deviceKey.publicKey, profile: .c2paSigner,
                 notBefore: now, notAfter: now + Double(configuration.clampedLifetimeDays) * day,
                 issuer: (ca, caKey))

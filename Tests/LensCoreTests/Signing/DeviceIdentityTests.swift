@@ -61,8 +61,9 @@ final class DeviceIdentityTests: XCTestCase {
         let root = try XCTUnwrap(identity.trustAnchor)
 
         XCTAssertEqual(leaf.isCA, false)
-        XCTAssertEqual(leaf.keyUsage, .digitalSignature)
+        XCTAssertEqual(leaf.keyUsage, [.digitalSignature, .nonRepudiation])
         XCTAssertTrue(leaf.extendedKeyUsage?.contains(ExtendedKeyUsage.emailProtection) ?? false)
+        XCTAssertEqual(leaf.subject.country, "XX", "the AL1 profile's subject C, naming no country")
         XCTAssertEqual(leaf.authorityKeyIdentifier, root.subjectKeyIdentifier)
         XCTAssertEqual(leaf.subject.organization, "Lensd Test")
         XCTAssertEqual(leaf.subject.organizationalUnit, "Devices")
