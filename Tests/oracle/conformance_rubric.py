@@ -4,7 +4,7 @@
 Usage:
   conformance_rubric.py FILE [--trust-anchor PEM]... [--spec-version 2.4]
 
-Reads FILE's crJSON as c2pa-python's Reader writes it (reader_json.py's settings) and checks the
+Reads FILE's crJSON as c2pa-python's Reader writes it (reader_json.py) and checks the
 statements of the program's rubric `asset-rubric-conformance0.2-spec2.4.yml`
 (c2pa-org/conformance-public, asset-rubrics/, release 1.0 of 2026-08-06) on the active manifest
 (crJSON manifests[0]), each function below named after the statement id it renders, plus two
@@ -21,9 +21,8 @@ Exit codes: 0 every statement true (warnings allowed), 1 some statement false, 3
 import argparse
 import json
 import sys
-import warnings
 
-from c2pa_verdict import sniff_format
+from reader_json import read
 
 IPTC = "http://cv.iptc.org/newscodes/digitalsourcetype/"
 INCEPTION_ACTIONS = ["c2pa.created", "c2pa.opened"]
@@ -326,16 +325,8 @@ def main(argv=None):
     ap.add_argument("--trust-anchor", action="append", default=[], metavar="PEM")
     ap.add_argument("--spec-version", default="2.4")
     args = ap.parse_args(argv)
-    warnings.simplefilter("ignore")
-    import c2pa
-    settings = {"verify": {"verify_trust": True, "remote_manifest_fetch": False, "ocsp_fetch": False}}
-    pem = "".join(open(p, encoding="utf-8").read().strip() + "\n" for p in args.trust_anchor)
-    if pem:
-        settings["trust"] = {"trust_anchors": pem}
     try:
-        with open(args.file, "rb") as f:
-            reader = c2pa.Reader(sniff_format(args.file), f, context=c2pa.Context.from_dict(settings))
-            crjson = json.loads(reader.crjson())
+        crjson = json.loads(read(args.file, args.trust_anchor, crjson=True))
     except Exception as e:  # noqa: BLE001 - C2paError subclasses, OSError, JSON errors
         print(json.dumps({"statements": {}, "failed": [], "signals": [], "error": f"{type(e).__name__}: {e}"}))
         return 3

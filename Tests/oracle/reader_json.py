@@ -15,6 +15,19 @@ import warnings
 from c2pa_verdict import sniff_format
 
 
+def read(path, anchors, crjson):
+    """Reader.crjson() (crjson) or Reader.json() of the file at `path`, trusting the PEM files `anchors`."""
+    warnings.simplefilter("ignore")
+    import c2pa
+    settings = {"verify": {"verify_trust": True, "remote_manifest_fetch": False, "ocsp_fetch": False}}
+    pem = "".join(open(p, encoding="utf-8").read().strip() + "\n" for p in anchors)
+    if pem:
+        settings["trust"] = {"trust_anchors": pem}
+    with open(path, "rb") as f:
+        reader = c2pa.Reader(sniff_format(path), f, context=c2pa.Context.from_dict(settings))
+        return reader.crjson() if crjson else reader.json()
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="c2pa-python Reader JSON")
     ap.add_argument("file")
@@ -23,16 +36,8 @@ def main(argv=None):
     mode.add_argument("--manifest-json", action="store_true")
     ap.add_argument("--trust-anchor", action="append", default=[], metavar="PEM")
     args = ap.parse_args(argv)
-    warnings.simplefilter("ignore")
-    import c2pa
-    settings = {"verify": {"verify_trust": True, "remote_manifest_fetch": False, "ocsp_fetch": False}}
-    pem = "".join(open(p, encoding="utf-8").read().strip() + "\n" for p in args.trust_anchor)
-    if pem:
-        settings["trust"] = {"trust_anchors": pem}
     try:
-        with open(args.file, "rb") as f:
-            reader = c2pa.Reader(sniff_format(args.file), f, context=c2pa.Context.from_dict(settings))
-            print(reader.crjson() if args.crjson else reader.json())
+        print(read(args.file, args.trust_anchor, args.crjson))
     except Exception as e:  # noqa: BLE001 - C2paError subclasses, OSError
         print(f"reader_json.py: {type(e).__name__}: {e}", file=sys.stderr)
         return 1

@@ -54,6 +54,19 @@ final class CaptureClaimTests: XCTestCase {
         XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["tiff:Make"]?.string, "uvcvideo")
     }
 
+    /// The control: the rubric oracle does fail a manifest as lensd wrote them before (c2pa-python's
+    /// own Builder writes neither specVersion nor allActionsIncluded), and reads it as ambiguous.
+    func testTheRubricFailsAManifestWithoutSpecVersionOrAllActionsIncluded() throws {
+        let input = try TestJPEG.make(at: directory.file("plain.jpg"), seed: 4)
+        let file = directory.file("reference.jpg")
+        try ReferenceSigner.sign(input: input, output: file, pki: pki)
+        let report = try ConformanceRubric.report(file: file, anchors: [pki.root])
+        XCTAssertEqual(report.failed, ["mandatory_spec_version", "mandatory_all_actions_included"])
+        XCTAssertEqual(report.statements.count, 31)
+        XCTAssertEqual(report.signals.map(\.ambiguousActions), [true])
+        XCTAssertEqual(report.signals.map(\.capturedMedia), [true], "it says digitalCapture")
+    }
+
     /// A photo as V4L2Camera builds it from `device`, signed as lensd signs it, judged by
     /// c2pa-python (Trusted) and the conformance rubric.
     private func signAndJudge(_ device: CameraDescription, capturedMedia: Bool, line: UInt = #line) throws -> ReferenceVerdict {
