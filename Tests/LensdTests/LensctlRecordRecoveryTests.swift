@@ -49,6 +49,8 @@ final class LensctlRecordRecoveryTests: LensdTestCase {
         let anchor = tmp.file("anchor.pem")
         try lensctl.expect(0, ["trust-anchor"]).stdout.write(to: anchor, atomically: true, encoding: .utf8)
         try ReferenceValidator.assertTrusted(fetched, anchors: [anchor])
+        // A recovered video meets the Conformance Program's 2.4 rubric like a finished one (synthetic camera: no capture claim).
+        try ConformanceRubric.assertConformant(fetched, anchors: [anchor], capturedMedia: false)
         XCTAssertEqual(try FFprobeReport.read(fetched).decodeErrors, "")
 
         // Recovered stays recovered across another restart (the note beside the file).
