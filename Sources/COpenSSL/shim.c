@@ -68,3 +68,25 @@ char *lens_X509_ocsp_urls(X509 *certificate) {
     X509_email_free(urls);
     return joined;
 }
+
+char *lens_X509_policy_oids(X509 *certificate) {
+    CERTIFICATEPOLICIES *policies = X509_get_ext_d2i(certificate, NID_certificate_policies, NULL, NULL);
+    if (policies == NULL) return NULL;
+    char *joined = OPENSSL_zalloc((size_t)sk_POLICYINFO_num(policies) * 129 + 1);
+    for (int i = 0; joined != NULL && i < sk_POLICYINFO_num(policies); i++) {
+        char oid[128];
+        OBJ_obj2txt(oid, sizeof oid, sk_POLICYINFO_value(policies, i)->policyid, 1);
+        if (i > 0) strcat(joined, "\n");
+        strcat(joined, oid);
+    }
+    CERTIFICATEPOLICIES_free(policies);
+    return joined;
+}
+
+int lens_X509_extension_index(X509 *certificate, const char *oid) {
+    ASN1_OBJECT *object = OBJ_txt2obj(oid, 1);
+    if (object == NULL) return -1;
+    int index = X509_get_ext_by_OBJ(certificate, object, -1);
+    ASN1_OBJECT_free(object);
+    return index;
+}

@@ -17,6 +17,21 @@ public struct OrganizationCA {
         authorityKeyIdentifier = keyid:always
         """
 
+    /// The C2PA Conformance Program's AL1 claim-signing leaf profile (program 0.2): the C2PA
+    /// profile with nonRepudiation, the C2PA certificate policy, an OCSP URI, the assurance level
+    /// (.10) and a CPL record ID.
+    public static let al1Extensions = """
+        basicConstraints = critical, CA:FALSE
+        keyUsage = critical, digitalSignature, nonRepudiation
+        extendedKeyUsage = emailProtection, 1.3.6.1.5.5.7.3.36, 1.3.6.1.4.1.62558.2.1
+        subjectKeyIdentifier = hash
+        authorityKeyIdentifier = keyid:always
+        certificatePolicies = 1.3.6.1.4.1.62558.1.1
+        authorityInfoAccess = OCSP;URI:http://127.0.0.1:9/ocsp
+        1.3.6.1.4.1.62558.3 = ASN1:OID:1.3.6.1.4.1.62558.3.10
+        1.3.6.1.4.1.62558.4 = ASN1:UTF8String:0f8fad5b-d9cb-469f-a165-70867728950e
+        """
+
     public init(in directory: URL, name: String = "Example News") throws {
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -44,6 +59,8 @@ public struct OrganizationCA {
             countryName = optional
             [c2pa]
             \(Self.c2paExtensions)
+            [c2pa_al1]
+            \(Self.al1Extensions)
             [no_eku]
             basicConstraints = critical, CA:FALSE
             keyUsage = critical, digitalSignature
@@ -81,11 +98,11 @@ public struct OrganizationCA {
     }
 
     /// A new P-256 key (PKCS#8 PEM) and the certificate this CA issues for it (PEM).
-    public func issueLeaf(commonName: String, extensions: String = "c2pa") throws -> (key: String, certificate: String) {
+    public func issueLeaf(commonName: String, extensions: String = "c2pa", country: String? = nil) throws -> (key: String, certificate: String) {
         let name = UUID().uuidString
         let key = directory.appendingPathComponent("\(name).key"), csr = directory.appendingPathComponent("\(name).req")
         try Self.run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                      "-keyout", key.path, "-out", csr.path, "-subj", "/O=Example News/CN=\(commonName)"])
+                      "-keyout", key.path, "-out", csr.path, "-subj", (country.map { "/C=\($0)" } ?? "") + "/O=Example News/CN=\(commonName)"])
         let certificate = try issue(try String(contentsOf: csr, encoding: .utf8), extensions: extensions)
         return (try String(contentsOf: key, encoding: .utf8), certificate)
     }

@@ -19,6 +19,8 @@ enum EnrollCommand: Command {
     install  installs the chain the organization's CA issued (leaf first, then intermediates);
              lensd refuses it, changing nothing, unless it certifies the device key, meets the
              C2PA signing-certificate profile, is valid now and leads to org-trust-anchor.
+             Then it says, item by item, what the leaf misses of the C2PA Conformance
+             Program's AL1 and AL2 claim-signing leaf profiles (c2pa-al1, c2pa-al2).
     status   the enrollment state and the certificate's expiry.
     """
 
@@ -37,11 +39,13 @@ enum EnrollCommand: Command {
             let path = try args.positionals(2, "enroll install takes one chain file (or - for stdin)")[1]
             let pem = try readChain(path)
             let installed = try Connection.client { () throws(LensClientError) in try camera.installCertificate(chainPEM: pem) }
+            let profile = LeafProfileReport(chainPEM: pem)
             if args.json {
-                Output.json(EnrollmentJSON(installed))
+                Output.json(EnrollmentJSON(installed, profile: profile))
             } else {
                 Output.line("installed \(installed.subject), issued by \(installed.issuer), valid until \(Output.iso8601(installed.notAfter))")
                 Output.line("enrollment: \(installed.enrollmentState); fingerprint \(installed.fingerprint)")
+                profile?.lines.forEach(Output.line)
             }
         case "status":
             _ = try args.positionals(1, "enroll status takes no arguments")
@@ -87,8 +91,11 @@ struct EnrollmentJSON: Encodable {
     var issuer: String
     var not_after: Date
     var fingerprint: String
+    /// The leaf against the Conformance Program's AL1 and AL2 leaf profiles.
+    var profile: LeafProfileReport?
 
-    init(_ enrollment: LensEnrollment) {
+    init(_ enrollment: LensEnrollment, profile: LeafProfileReport?) {
+        self.profile = profile
         enrollment_state = enrollment.enrollmentState
         subject = enrollment.subject
         issuer = enrollment.issuer

@@ -50,5 +50,9 @@ void lens_ASN1_BIT_STRING_whole_bytes(ASN1_BIT_STRING *string);
 /// The OCSP responder URLs of a certificate's authorityInfoAccess (X509_get1_ocsp), as one
 /// newline-separated string to free with lens_OPENSSL_free; NULL when it names none.
 char *lens_X509_ocsp_urls(X509 *certificate);
+/* The certificate's certificatePolicies OIDs, dotted and joined by "\n" (free with lens_OPENSSL_free); NULL when absent. */
+char *lens_X509_policy_oids(X509 *certificate);
+/* The extension with dotted OID `oid`: its index, or -1 when absent or the OID does not parse. */
+int lens_X509_extension_index(X509 *certificate, const char *oid);
 
 #endif
