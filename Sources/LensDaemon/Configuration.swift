@@ -1,3 +1,4 @@
+import C2PA
 import Foundation
 import LensBus
 import LensCore
@@ -42,6 +43,8 @@ struct Configuration {
     /// `key = tpm2:`.
     var usesTPM = false
     var enrollment: IdentityConfiguration.Enrollment = .selfIssued
+    /// `certificate-profile`: nil is `c2pa-rs` (c2pa-rs's signer profile only).
+    var certificateProfile: ConformanceLeafProfile?
     var organizationTrustAnchorPath: String?
     /// Within this time of the device certificate's expiry, lensd and `lensctl status` warn that
     /// it is due for renewal.
@@ -97,11 +100,14 @@ struct Configuration {
                  [--KEY VALUE for any key of the configuration file]
     """
 
+    /// `certificate-profile`'s default: the leaf need only meet c2pa-rs's signer profile.
+    static let c2paRSProfile = "c2pa-rs"
+
     /// Every key, for "did you mean" (a test keeps it equal to the keys config/lensd.conf documents).
     static let keys = [
         "bus", "config", "state-dir", "camera", "synthetic-size", "synthetic-frames", "capture-size", "allow-virtual-devices",
         "camera-position", "gpsd", "location", "declared-location", "key", "chain", "trust-anchor", "pkcs11-module",
-        "pkcs11-pin-file", "enrollment", "org-trust-anchor", "renew-before", "allowed-group",
+        "pkcs11-pin-file", "enrollment", "org-trust-anchor", "certificate-profile", "renew-before", "allowed-group",
         "max-sessions-per-user", "session-idle-timeout", "claim-idle-timeout", "max-results-per-user", "max-result-bytes-per-user",
         "min-free-bytes", "jpeg-quality", "thumbnail-in-manifest", "video-encoding", "video-bitrate",
         "video-max-duration", "video-max-bytes", "audio", "audio-device", "audio-bitrate", "audio-channels", "log-level",
@@ -216,6 +222,11 @@ struct Configuration {
             }
             enrollment = mode
         case "org-trust-anchor": organizationTrustAnchorPath = value
+        case "certificate-profile":
+            guard value == Self.c2paRSProfile || ConformanceLeafProfile(rawValue: value) != nil else {
+                throw ConfigurationError("certificate-profile must be c2pa-al1, c2pa-al2 or \(Self.c2paRSProfile), not \(value)")
+            }
+            certificateProfile = ConformanceLeafProfile(rawValue: value)
         case "renew-before": renewBefore = .seconds(try Self.seconds(key, value, 0...3650 * 86_400))
         case "chain": chainPath = value
         case "trust-anchor": trustAnchorPath = value

@@ -76,6 +76,7 @@ extension Configuration {
             trustAnchorPath: trustAnchorPath, deviceName: ProcessInfo.processInfo.hostName)
         identity.enrollment = enrollment
         identity.organizationTrustAnchorPath = organizationTrustAnchorPath
+        identity.certificateProfile = certificateProfile
         identity.pkcs11 = pkcs11
         identity.usesTPM = usesTPM
         identity.credentialsDirectory = ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"]

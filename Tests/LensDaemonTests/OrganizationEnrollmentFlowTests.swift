@@ -145,6 +145,23 @@ final class OrganizationEnrollmentFlowTests: XCTestCase {
         try assertRefused("not a certificate", "not PEM")
     }
 
+    /// `certificate-profile = c2pa-al1`: a leaf the plain C2PA profile issued is refused with every
+    /// AL1 item it misses named, nothing changing; a leaf issued to the AL1 profile is installed.
+    func testTheCertificateProfileRefusesALeafBelowIt() throws {
+        try (String(contentsOf: configuration, encoding: .utf8) + "\ncertificate-profile = c2pa-al1\n")
+            .write(to: configuration, atomically: true, encoding: .utf8)
+        try startDaemon()
+        let request = try certificateRequest()
+        try assertRefused(try ca.issue(request), "does not meet certificate-profile = c2pa-al1: it lacks subject C, O and CN; "
+                          + "critical keyUsage digitalSignature and nonRepudiation; certificatePolicies 1.3.6.1.4.1.62558.1.1; "
+                          + "authorityInfoAccess with an OCSP URI; assurance level 1.3.6.1.4.1.62558.3.10; CPL record ID")
+        let al1Request = try XCTUnwrap(try lensd.client().callManager("CreateCertificateRequest", [.vardict([
+            "commonName": .string("cam-07"), "organization": .string("Example News"), "country": .string("DE"),
+        ])]).first?.stringValue)
+        _ = try installCertificate(try ca.issue(al1Request, extensions: "c2pa_al1"))
+        XCTAssertEqual(try enrollmentState(), "enrolled")
+    }
+
     /// A wrong PIN leaves capture disabled for `enrollment` with the token's refusal as the reason
     /// (what `lensctl status` shows, and lensd logs at start-up).
     func testWrongPINDisablesCaptureWithAClearReason() throws {

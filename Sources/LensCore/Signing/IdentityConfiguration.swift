@@ -1,3 +1,4 @@
+import C2PA
 import Foundation
 
 /// Where lensd's device identity comes from: the embedded default under the state directory, or
@@ -23,6 +24,9 @@ public struct IdentityConfiguration: Sendable {
     public var enrollment: Enrollment = .selfIssued
     /// With `org`: the organization's root, the only anchor an installed chain may lead to.
     public var organizationTrustAnchorPath: String?
+    /// With `org`: the Conformance Program profile an installed leaf must meet
+    /// (`certificate-profile`); nil: c2pa-rs's signer profile only.
+    public var certificateProfile: ConformanceLeafProfile?
     /// With `org`: the device key on a PKCS#11 token (`key = pkcs11:…`); nil for a software key.
     public var pkcs11: PKCS11KeyConfiguration?
     /// With `org`: the device key is made inside the TPM (`key = tpm2:`); lensd keeps only the

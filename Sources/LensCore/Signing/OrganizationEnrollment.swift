@@ -32,6 +32,13 @@ public enum OrganizationEnrollment {
             throw IdentityFailure(.invalid, "the chain is not PEM certificates: \(error)")
         }
         guard !chain.isEmpty else { throw IdentityFailure(.invalid, "the chain holds no certificate") }
+        if let profile = configuration.certificateProfile {
+            let missing = profile.missing(in: chain[0])
+            guard missing.isEmpty else {
+                throw IdentityFailure(.invalid, "the certificate does not meet certificate-profile = \(profile.rawValue): it lacks "
+                                      + missing.joined(separator: "; "))
+            }
+        }
         let material = OrganizationIdentity.material(key: key, chain: chain, anchor: anchor, chainPath: "the offered chain", configuration)
         _ = try material.makeSigner(now: now)
         do {
