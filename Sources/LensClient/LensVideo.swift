@@ -26,6 +26,9 @@ public struct LensVideoInfo: Sendable, Equatable {
     /// The configuration key of the limit that ended the recording (`video-max-duration`,
     /// `video-max-bytes`, `max-result-bytes-per-user`); nil when it was stopped.
     public var limit: String?
+    /// Where LensClient copied the video for the delegate (`LensCamera.videoDirectory`); nil in
+    /// `events` and when there is no videoDirectory.
+    public var fileURL: URL?
 
     init(_ fields: Fields) throws(LensClientError) {
         size = try fields.uint64("size")

@@ -6,7 +6,7 @@ import LensClient
 struct CaptureSettings {
     private let camera: LensCamera
     /// The camera current before, when `--camera` switched away from it.
-    private let previousCamera: LensDevice?
+    private let previousCamera: LensCaptureDevice?
     /// The chosen camera's own flash mode and zoom before they were changed.
     private let previousFlash: LensFlashMode?
     private let previousZoom: Double?

@@ -25,7 +25,7 @@ enum Describe {
         return text + " (\(location.mode.rawValue) fix of \(Output.iso8601(location.fixTime)))"
     }
 
-    static func device(_ device: LensDevice?) -> String {
+    static func device(_ device: LensCaptureDevice?) -> String {
         guard let device else { return "none" }
         let flash = device.hasFlash ? "flash \(device.flashMode.rawValue)" : "no flash"
         let zoom = String(format: "zoom %.1f× of %.1f×%@", device.videoZoomFactor, device.maxZoomFactor,
@@ -35,7 +35,7 @@ enum Describe {
 
     /// Why capture is disabled, reason by reason, in lensd's words where it gives them
     /// ("location: gpsd at 127.0.0.1:2947 is not reachable …"), else with the numbers at hand.
-    static func reasons(_ status: LensCaptureStatus) -> String {
+    static func reasons(_ status: LensSessionStatus) -> String {
         status.disabledReasons.map { reason in
             if let detail = status.disabledReasonDetails[reason] { return "\(reason.rawValue): \(detail)" }
             guard reason == .location else { return reason.rawValue }
