@@ -53,7 +53,8 @@ final class FaceCaptureSessionTests: LensdTestCase {
         XCTAssertEqual(scenarios[Int(chosen.frame % UInt64(scenarios.count))], "centred")
         XCTAssertEqual(delegate.offQueue, 0)
 
-        let localization = LensFaceLocalization(localizationDictionary: ["face_too_far": "Come closer"])
+        let localization = LensFaceLocalization(localizationDictionary: [LensFaceInstruction.faceTooFar.localizationKey: "Come closer"],
+                                                useLocalizationDictionary: true)
         XCTAssertEqual(LensFaceInstruction.faceTooFar.localizedText(localization), "Come closer")
         XCTAssertEqual(LensFaceInstruction.faceTooClose.localizedText(localization), "Move back")
     }
