@@ -80,6 +80,20 @@ final class FaceCaptureSessionTests: LensdTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.file("late.jpg").path))
     }
 
+    /// The face auto-capture moves the shared camera to its camera_facing; `face-capture` puts the
+    /// camera it found back for the next client, as `capture --camera` does — after a selfie and
+    /// after giving up.
+    func testLensctlFaceCapturePutsTheCameraBack() throws {
+        XCTAssertEqual(try lensctl.expect(0, ["set", "camera", "front"]).stdout, "camera: front: lensd synthetic camera (synthetic:front)\n")
+        try lensctl.expect(0, ["face-capture", "-o", tmp.file("selfie.jpg").path, "--camera-facing", "back", "--timeout", "60"])
+        let status = try lensctl.expect(0, ["status"]).stdout
+        XCTAssertTrue(status.contains("Camera: front: lensd synthetic camera (synthetic:front)"), status)
+        try lensctl.expect(5, ["face-capture", "-o", tmp.file("late.jpg").path, "--camera-facing", "back", "--min-valid-frames", "1000",
+                               "--timeout", "2"])
+        let after = try lensctl.expect(0, ["status"]).stdout
+        XCTAssertTrue(after.contains("Camera: front: lensd synthetic camera (synthetic:front)"), after)
+    }
+
     /// Off a terminal (a log, a pipe) `face-capture` prints each change of instruction as a line of
     /// its own on stderr, in the order the script asks for them — never carriage returns.
     func testLensctlFaceCaptureWritesInstructionChangesAsLinesOffATerminal() throws {
