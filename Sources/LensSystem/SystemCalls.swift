@@ -8,9 +8,10 @@ import Synchronization
 /// make a write, read or fsync fail as a full disk or a failing device would.
 public enum SystemCalls {
     /// The calls a test can make fail, by what they do: `.write` is write, pwrite and sendfile;
-    /// `.read` is read and pread; `.sync` is fsync and fdatasync.
+    /// `.read` is read and pread; `.sync` is fsync and fdatasync; `.connect` is connect (as a
+    /// firewall or the unit's IPAddressDeny= refuses one, which no test can set up unprivileged).
     public enum Operation: Sendable, Hashable {
-        case read, write, sync
+        case read, write, sync, connect
     }
 
     /// Test-only: the next calls of an operation fail with a chosen errno before reaching the
@@ -120,6 +121,18 @@ public enum SystemCalls {
     /// process limits): the same EINTR loop, so there is still only one. No fault injection.
     public static func retryingInterrupts<Result: SignedInteger>(_ body: () -> Result) throws(Errno) -> Result {
         Result(try retrying { Int(body()) })
+    }
+
+    // MARK: Sockets
+
+    static func socket(_ family: Int32, _ type: Int32, _ proto: Int32) throws(Errno) -> Int32 {
+        Int32(try retrying { Int(Glibc.socket(family, type | Int32(SOCK_CLOEXEC.rawValue), proto)) })
+    }
+
+    /// Not retried on EINTR: the connection goes on in the background (EALREADY on a retry).
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) throws(Errno) {
+        if let injected = FaultInjection.next(.connect, fd: fd) { throw injected }
+        guard Glibc.connect(fd, address, length) == 0 else { throw Errno.current }
     }
 
     // MARK: Descriptors
