@@ -46,9 +46,9 @@ enum FaceCaptureCommand: Command {
         let force = args.has("--force")
         let target = try OutputFile.target(args.last("-o"), force: force)
 
-        let camera = try Connection.camera(args)
-        let inbox = EventInbox(camera)
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let camera = try Connection.camera(args, deadline: deadline, timeout: timeout)
+        let inbox = EventInbox(camera)
         try CameraWait.claim(camera, deadline: deadline, timeout: timeout)
         // lensd's face auto-capture moves to its camera_facing: the camera found is put back, as `capture --camera` does.
         let settings = try Connection.client { () throws(LensClientError) in
