@@ -77,6 +77,38 @@ final class FreeSpaceShareFlowTests: XCTestCase {
         XCTAssertGreaterThan(after.freeAboveMinimum, 0, "and the disk is not full")
     }
 
+    func testOverItsShareAMemberCannotStartARecording() throws {
+        let (c, session) = try memberOverTheShare()
+        try c.set(session, "CameraMode", .string("video"))
+        try assertRefusedForTheShare { try c.call(session, "StartVideoCapture") }
+    }
+
+    func testOverItsShareAMemberCannotStartAFaceAutoCapture() throws {
+        let (c, session) = try memberOverTheShare()
+        try assertRefusedForTheShare { try c.call(session, "StartFaceAutoCapture", [.vardict([:])]) }
+    }
+
+    /// lensd started on the filled disk, and a result of the member's that takes more than half
+    /// of what is free; the member's claimed session.
+    private func memberOverTheShare() throws -> (HarnessClient, String) {
+        let started = try DaemonHarness(["--state-dir", state.path, "--min-free-bytes", "\(minimumFree)"])
+        lensd = started
+        try fill(leavingAboveMinimum: 600_000)
+        let uid = try TestUsers.uid(TestUsers.member)
+        _ = try started.store.store(parts: [[UInt8](repeating: 0xA5, count: 400_000)], name: UUID().uuidString.lowercased(), uid: uid,
+                                    mime: "image/jpeg", fileExtension: "jpg")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(started.store.freeSpaceShare(of: uid)).room, 0)
+        let c = started.client(uid: uid)
+        return (c, try c.claimedSession())
+    }
+
+    private func assertRefusedForTheShare(_ call: () throws -> Void, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertThrowsError(try call(), file: file, line: line) { error in
+            XCTAssertEqual((error as? BusError)?.name, "org.lensd.Lens1.Error.CaptureDisabled", file: file, line: line)
+            XCTAssertTrue((error as? BusError)?.message.contains("your share of the free space") ?? false, "\(error)", file: file, line: line)
+        }
+    }
+
     /// A file that leaves `bytes` free above min-free-bytes.
     private func fill(leavingAboveMinimum bytes: Int64) throws {
         var status = statvfs()

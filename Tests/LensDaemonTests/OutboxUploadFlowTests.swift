@@ -278,3 +278,35 @@ final class OutboxCredentialFlowTests: OutboxUploadFlowTestCase {
         }
     }
 }
+
+/// upload-timeout (issue 35.4): a server that takes a photo's body and never answers costs its
+/// attempt the deadline; the photo taken after it is delivered first, the first one on its retry.
+final class OutboxDeadlineFlowTests: OutboxUploadFlowTestCase {
+    private var server: ScriptedHTTPServer!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        server = try ScriptedHTTPServer(statuses: "mute,201", in: tmp)
+    }
+
+    override var uploadURL: String { "http://127.0.0.1:\(server.port)/up/{name}.{ext}" }
+    override var configuration: String { "upload-url = \(uploadURL)\nupload-retry-max = 1s\nupload-timeout = 2s\n" }
+
+    override func tearDownWithError() throws {
+        defer { server.stop(); server = nil }
+        try super.tearDownWithError()
+    }
+
+    func testAMuteServerCostsOneDeadlineAndThePhotoAfterItGoesFirst() throws {
+        try startDaemon()
+        let c = lensd.client()
+        let session = try c.claimedSession()
+        let mark = c.signals.count
+        let first = try c.photo(in: session).name
+        let second = try c.photo(in: session).name
+        let uploaded = try c.signals("ResultUploaded", path: session, since: mark, count: 2, timeout: .seconds(60))
+        XCTAssertEqual(uploaded.map { $0.arguments.first?.stringValue }, [second, first])
+        let paths = try server.requests().map { $0[1] }
+        XCTAssertEqual(paths, ["/up/\(first).jpg", "/up/\(second).jpg", "/up/\(first).jpg"])
+    }
+}
