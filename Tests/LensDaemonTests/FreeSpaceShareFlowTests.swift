@@ -11,23 +11,20 @@ import XCTest
 /// of theirs, kept and signed.
 final class FreeSpaceShareFlowTests: XCTestCase {
     private var tmp: TemporaryDirectory!
+    private var disk: SmallDisk?
     private var lensd: DaemonHarness?
-    private var mounted = false
     private var state: URL { tmp.file("state") }
     private let minimumFree: Int64 = 2 << 20
 
     override func setUpWithError() throws {
         try TestUsers.ensure()
         tmp = try TemporaryDirectory(prefix: "lensd-share")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let r = try runProcess(["mount", "-t", "tmpfs", "-o", "size=16m,mode=0700", "tmpfs", state.path])
-        guard r.status == 0 else { throw TestToolError("mount tmpfs: \(String(decoding: r.stderr, as: UTF8.self))") }
-        mounted = true
+        disk = try SmallDisk(at: state, size: "16m")
     }
 
     override func tearDownWithError() throws {
         defer {
-            if mounted, (try? runProcess(["umount", state.path]))?.status != 0 { _ = try? runProcess(["umount", "-l", state.path]) }
+            disk = nil
             tmp = nil
         }
         try lensd?.shutDown()

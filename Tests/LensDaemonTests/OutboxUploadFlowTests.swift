@@ -168,24 +168,18 @@ final class OutboxRefusalFlowTests: OutboxUploadFlowTestCase {
 /// The state directory on a small tmpfs that the test fills to the last byte: capture is disabled
 /// for `storage` as without an outbox, and the queue stays intact and is still delivered.
 final class OutboxDiskFullFlowTests: OutboxUploadFlowTestCase {
-    private var mounted = false
+    private var disk: SmallDisk?
     private var state: URL { tmp.file("state") }
 
     override var arguments: [String] { ["--state-dir", state.path, "--min-free-bytes", "4M"] }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let r = try runProcess(["mount", "-t", "tmpfs", "-o", "size=24m,mode=0700", "tmpfs", state.path])
-        guard r.status == 0 else { throw TestToolError("mount tmpfs: \(String(decoding: r.stderr, as: UTF8.self))") }
-        mounted = true
+        disk = try SmallDisk(at: state, size: "24m")
     }
 
     override func tearDownWithError() throws {
-        defer {
-            // Lazily if anything of the stopped daemon still holds a file there.
-            if mounted, (try? runProcess(["umount", state.path]))?.status != 0 { _ = try? runProcess(["umount", "-l", state.path]) }
-        }
+        defer { disk = nil }
         try super.tearDownWithError()
     }
 
