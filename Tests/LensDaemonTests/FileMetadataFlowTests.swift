@@ -29,6 +29,20 @@ final class FileMetadataFlowTests: DaemonTestCase {
         return session
     }
 
+    /// The result fetched into `file`; Trusted by c2pa-python and lensd's verifier; what its
+    /// manifest's c2pa.metadata says; what exiftool reads in it (and its structure warns of nothing).
+    private func fetchedAndJudged(_ name: String, _ c: HarnessClient, _ session: String, as file: String)
+        throws -> (file: URL, anchor: URL, asserted: OracleJSON, exif: ExifToolReport) {
+        let url = lensd.tmp.file(file)
+        try c.fetchResult(name, in: session, to: url)
+        let anchor = try c.trustAnchorFile(in: lensd.tmp)
+        let asserted = try XCTUnwrap(try ReferenceValidator.assertTrusted(url, anchors: [anchor]).metadata["c2pa.metadata"])
+        XCTAssertEqual(try lensdVerdict(url, anchor: anchor).state, .trusted)
+        let exif = try ExifToolReport.read(url)
+        XCTAssertEqual(exif.warnings, [])
+        return (url, anchor, asserted, exif)
+    }
+
     private func lensdVerdict(_ file: URL, anchor: URL) throws -> VerificationReport {
         try Verifier(trustAnchors: try Certificate.parsePEM(try String(contentsOf: anchor, encoding: .utf8))).verify(fileAt: file.path)
     }
@@ -57,14 +71,7 @@ final class FileMetadataFlowTests: DaemonTestCase {
         let session = try locatedSession(c)
         let name = try XCTUnwrap(c.call(session, "BeginCapture").first?.stringValue)
         try c.waitForSignal("PhotoSigned", path: session)
-        let photo = lensd.tmp.file("photo.jpg")
-        try c.fetchResult(name, in: session, to: photo)
-        let anchor = try c.trustAnchorFile(in: lensd.tmp)
-
-        let asserted = try XCTUnwrap(try ReferenceValidator.assertTrusted(photo, anchors: [anchor]).metadata["c2pa.metadata"])
-        XCTAssertEqual(try lensdVerdict(photo, anchor: anchor).state, .trusted)
-        let exif = try ExifToolReport.read(photo)
-        XCTAssertEqual(exif.warnings, [])
+        let (photo, anchor, asserted, exif) = try fetchedAndJudged(name, c, session, as: "photo.jpg")
         XCTAssertEqual(exif["IFD0:Make"]?.string, "lensd")
         XCTAssertEqual(exif["IFD0:Model"]?.string, "lensd synthetic camera")
         XCTAssertEqual(exif["IFD0:Model"]?.string, asserted["tiff:Model"]?.string)
@@ -105,14 +112,7 @@ final class FileMetadataFlowTests: DaemonTestCase {
         let c = lensd.client(uid: try TestUsers.uid(TestUsers.member))
         let session = try locatedSession(c)
         let (name, _) = try c.recordVideo(in: session, seconds: 1)
-        let video = lensd.tmp.file("video.mp4")
-        try c.fetchResult(name, in: session, to: video)
-        let anchor = try c.trustAnchorFile(in: lensd.tmp)
-
-        let asserted = try XCTUnwrap(try ReferenceValidator.assertTrusted(video, anchors: [anchor]).metadata["c2pa.metadata"])
-        XCTAssertEqual(try lensdVerdict(video, anchor: anchor).state, .trusted)
-        let exif = try ExifToolReport.read(video)
-        XCTAssertEqual(exif.warnings, [])
+        let (video, anchor, asserted, exif) = try fetchedAndJudged(name, c, session, as: "video.mp4")
         XCTAssertEqual(exif["Keys:Make"]?.string, asserted["tiff:Make"]?.string)
         XCTAssertEqual(exif["Keys:Model"]?.string, "lensd synthetic camera")
         XCTAssertEqual(exif["Keys:Model"]?.string, asserted["tiff:Model"]?.string)
