@@ -1,6 +1,6 @@
 import C2PA
 import Foundation
-import LensCore
+@testable import LensCore
 import LensCrypto
 import LensTestSupport
 import XCTest
@@ -96,6 +96,17 @@ final class VideoMetadataTests: XCTestCase {
         let lensd = try Verifier(trustAnchors: certificates).verify(fileAt: tampered.path)
         XCTAssertEqual(lensd.state, .invalid)
         XCTAssertTrue(lensd.failures.contains { $0.code == "assertion.bmffHash.mismatch" }, "\(lensd.failures)")
+    }
+
+    /// ISO 6709 as Apple's cameras write it: signed, zero-padded degrees, the altitude with a 3D fix only.
+    func testLocationTextIsISO6709() {
+        let at = { (latitude: Double, longitude: Double, altitude: Double?) in
+            QuickTimeMetadata.iso6709(GeoLocation(latitude: latitude, longitude: longitude, altitude: altitude,
+                                                  horizontalError: 5, fixTime: self.start))
+        }
+        XCTAssertEqual(at(-33.0456123, -71.6519876, 12.34), "-33.045612-071.651988+012.340/")
+        XCTAssertEqual(at(48.0845, 11.5, nil), "+48.084500+011.500000/")
+        XCTAssertEqual(at(-0.5, -179.25, -28.5), "-00.500000-179.250000-028.500/")
     }
 
     private func assertCarriesTheFacts(_ url: URL, asserted: OracleJSON, line: UInt = #line) throws {
