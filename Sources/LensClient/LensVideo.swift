@@ -24,7 +24,8 @@ public struct LensVideoInfo: Sendable, Equatable {
     public var timestamped: Bool?
     public var timestampTime: Date?
     /// The configuration key of the limit that ended the recording (`video-max-duration`,
-    /// `video-max-bytes`, `max-result-bytes-per-user`); nil when it was stopped.
+    /// `video-max-bytes`, `max-result-bytes-per-user`, or `min-free-bytes` for the owner's share
+    /// of the free space above it); nil when it was stopped.
     public var limit: String?
     /// Where LensClient copied the video for the delegate (`LensCamera.videoDirectory`); nil in
     /// `events` and when there is no videoDirectory.

@@ -76,6 +76,7 @@ struct Configuration {
     var uploadMaxBytes = 100 << 20
     var uploadKeep = true
     var uploadRetryMax: Duration = .seconds(3600)
+    var uploadTimeout: Duration = .seconds(300)
     /// RFC 3161 time-stamping (see Configuration+TimeStamping): off while no TSA is named.
     var tsaURLs: [String] = []
     var tsaTrustAnchors: [Certificate] = []
@@ -105,7 +106,7 @@ struct Configuration {
         "min-free-bytes", "jpeg-quality", "thumbnail-in-manifest", "video-encoding", "video-bitrate",
         "video-max-duration", "video-max-bytes", "audio", "audio-device", "audio-bitrate", "audio-channels", "log-level",
         "upload-url", "upload-auth-file", "upload-ca", "upload-max-bytes", "upload-keep", "upload-retry-max",
-        "face-cascade",
+        "upload-timeout", "face-cascade",
     ] + timeStampingKeys + revocationKeys
 
     /// Reads the file named by `--config` (default /etc/lensd/lensd.conf; a missing default file
@@ -264,6 +265,7 @@ struct Configuration {
             guard let flag = Bool(value) else { throw ConfigurationError("upload-keep must be true or false") }
             uploadKeep = flag
         case "upload-retry-max": uploadRetryMax = .seconds(try Self.seconds(key, value, 1...86_400))
+        case "upload-timeout": uploadTimeout = .seconds(try Self.seconds(key, value, 1...86_400))
         case _ where Self.timeStampingKeys.contains(key): try applyTimeStamping(key: key, value: value)
         case _ where Self.revocationKeys.contains(key): try applyRevocation(key: key, value: value)
         default:

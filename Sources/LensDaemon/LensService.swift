@@ -67,7 +67,7 @@ final class LensService {
         let photoPublisher = PhotoPublisher(host: host, sources: sources, publishing: publishing, configuration: configuration,
                                             worker: ports.signingWorker, loop: loop)
         let videoPublisher = VideoPublisher(host: host, sessions: sessions, sources: sources, publishing: publishing, clock: clock,
-                                            worker: ports.signingWorker, loop: loop)
+                                            worker: ports.signingWorker, storageWorker: ports.storageWorker, loop: loop)
         recovery = VideoRecovery(store: store, host: host, publisher: videoPublisher, worker: ports.signingWorker, loop: loop)
         let previews = PreviewFlow(host: host, cameras: cameras, clock: clock, loop: loop)
         let claims = CameraClaim(host: host, sessions: sessions, cameras: cameras, bus: bus, loop: loop, clock: clock,

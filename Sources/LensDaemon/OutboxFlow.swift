@@ -28,7 +28,8 @@ final class OutboxFlow {
         }
         let settings = OutboxSettings(urlTemplate: url, authorization: authorization, caFile: configuration.uploadCA,
                                       maxBytes: configuration.uploadMaxBytes, keepLocalCopy: configuration.uploadKeep,
-                                      retryMaxSeconds: Double(configuration.uploadRetryMax.components.seconds))
+                                      retryMaxSeconds: Double(configuration.uploadRetryMax.components.seconds),
+                                      attemptSeconds: Double(configuration.uploadTimeout.components.seconds))
         return try OutboxFlow(settings, directory: stateDirectory.appendingPathComponent("outbox").path, store: store,
                               sessions: sessions, manager: manager, loop: loop)
     }

@@ -1,6 +1,9 @@
-/// What ends a recording from within: its length, its size, and the owner's whole allowance
-/// (one result may not outgrow it). Sizes are judged on the finished file, moov and next frame
-/// included, so the recording stops while what it keeps still fits, and is never refused.
+import LensCore
+
+/// What ends a recording from within: its length, its size, the owner's whole allowance (one
+/// result may not outgrow it) and the room left in the owner's share of the free space. Sizes
+/// are judged on the finished file, moov and next frame included, so the recording stops while
+/// what it keeps still fits, and is never refused.
 struct RecordingLimits {
     struct Limit: Equatable, Sendable {
         /// The configuration key that set it, as VideoSigned's `limit` names it.
@@ -14,11 +17,14 @@ struct RecordingLimits {
     let bytes: Int
     private let bytesKey: String
 
-    init(_ configuration: Configuration) {
+    /// `share`: the owner's, at the start; nil when the file system cannot say.
+    init(_ configuration: Configuration, share: FreeSpaceShare?) {
         duration = configuration.maxVideoDuration
-        let allowance = Int(clamping: configuration.maxResultBytesPerUser)
-        bytes = min(configuration.maxVideoBytes, allowance)
-        bytesKey = allowance < configuration.maxVideoBytes ? "max-result-bytes-per-user" : "video-max-bytes"
+        let caps = [("video-max-bytes", configuration.maxVideoBytes),
+                    ("max-result-bytes-per-user", Int(clamping: configuration.maxResultBytesPerUser)),
+                    ("min-free-bytes", share.map { Int(clamping: $0.room) } ?? .max)]
+        let tightest = caps.min { $0.1 < $1.1 }!
+        (bytesKey, bytes) = tightest
     }
 
     /// The limit the recording reached, if any: `finishedSize` is what the finished file could take

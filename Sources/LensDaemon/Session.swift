@@ -358,5 +358,8 @@ final class Session: TableObject {
             throw LensError.captureDisabled("capture is disabled: \(reasons.map(\.rawValue).joined(separator: ", "))"
                 + (reasons.contains(.location) ? " (no fix within \(Int(maximumLocationAccuracy)) m yet)" : ""))
         }
+        if let share = context.storeCalls.store.freeSpaceShare(of: uid), share.room <= 0 {
+            throw LensError.captureDisabled("capture is disabled for you: \(share.refusal)")
+        }
     }
 }

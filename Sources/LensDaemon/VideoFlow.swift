@@ -18,6 +18,8 @@ final class Recording: @unchecked Sendable {  // the recorder and `facts` change
     /// The camera's digital zoom applies to its video frames (the synthetic camera): the zoom of
     /// each recorded frame is then looked at; other cameras record frames as the device delivers them.
     let tracksDigitalZoom: Bool
+    /// Its length, its size, the owner's allowance and share of the free space, as at its start.
+    let limits: RecordingLimits
     /// Set on the loop (StopVideoCapture, the claim ending); read by the camera thread between frames.
     let stopRequested = Atomic<Bool>(false)
     /// What VideoRecordingProgress shows, updated by the camera thread after every frame.
@@ -29,7 +31,7 @@ final class Recording: @unchecked Sendable {  // the recorder and `facts` change
     private let microphone: Microphone?
 
     init(name: String, uid: UInt32, facts: VideoSigning.Facts, fix: LocationFix?, path: String,
-         encoding: VideoEncoding, tracksDigitalZoom: Bool, microphone: Microphone?) {
+         encoding: VideoEncoding, tracksDigitalZoom: Bool, limits: RecordingLimits, microphone: Microphone?) {
         self.name = name
         self.uid = uid
         self.facts = facts
@@ -37,6 +39,7 @@ final class Recording: @unchecked Sendable {  // the recorder and `facts` change
         self.path = path
         self.encoding = encoding
         self.tracksDigitalZoom = tracksDigitalZoom
+        self.limits = limits
         self.microphone = microphone
     }
 
@@ -56,8 +59,8 @@ final class Recording: @unchecked Sendable {  // the recorder and `facts` change
     /// Camera thread.
     func recorder(for camera: any Camera) -> VideoRecorder {
         if let recorder { return recorder }
-        let made = VideoRecorder(path: path, encoding: encoding, frameRate: camera.videoFrameRate ?? 30,
-                                 creationTime: facts.startTime, microphone: microphone)
+        let made = VideoRecorder(path: path, encoding: encoding, frameRate: camera.videoFrameRate ?? 30, creationTime: facts.startTime,
+                                 metadata: facts.metadata(location: fix, generator: Publishing.generator), microphone: microphone)
         recorder = made
         return made
     }
@@ -133,7 +136,9 @@ final class VideoFlow: CaptureFlow {
         }
         let recording = Recording(name: name, uid: session.uid, facts: facts, fix: fix, path: path,
                                   encoding: configuration.videoEncoding,
-                                  tracksDigitalZoom: state.digitalZoom && state.zoomAppliesToVideo, microphone: microphone)
+                                  tracksDigitalZoom: state.digitalZoom && state.zoomAppliesToVideo,
+                                  limits: RecordingLimits(configuration, share: store.freeSpaceShare(of: session.uid)),
+                                  microphone: microphone)
         do {
             try host.transition(by: session.number) { try $0.startRecording(name, by: session.number, withSound: microphone != nil) }
         } catch {
@@ -155,7 +160,7 @@ final class VideoFlow: CaptureFlow {
 
     /// One frame per camera-thread job, so controls queued meanwhile run between frames.
     private func pump(_ recording: Recording, rig: CameraRig, camera: Int) {
-        let limits = RecordingLimits(configuration)
+        let limits = recording.limits
         let back = loop.confine(self)
         rig.run(on: camera, { camera -> RecordingStep in
             let recorder = recording.recorder(for: camera)

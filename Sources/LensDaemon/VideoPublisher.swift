@@ -15,16 +15,19 @@ final class VideoPublisher {
     private let publishing: PublishingSetup
     private let clock: LensClock
     private let worker: any JobQueue
+    /// Where a published video's SHA-256 is taken, after it was announced.
+    private let storageWorker: any JobQueue
     private let loop: any LoopExecutor
 
     init(host: MachineHost, sessions: Sessions, sources: CaptureSources, publishing: PublishingSetup, clock: LensClock,
-         worker: any JobQueue, loop: any LoopExecutor) {
+         worker: any JobQueue, storageWorker: any JobQueue, loop: any LoopExecutor) {
         self.host = host
         self.sessions = sessions
         self.sources = sources
         self.publishing = publishing
         self.clock = clock
         self.worker = worker
+        self.storageWorker = storageWorker
         self.loop = loop
     }
 
@@ -92,6 +95,10 @@ final class VideoPublisher {
             }
             let arguments: [BusValue] = [.string(name), Wire.result(stored, info)]
             if recovered { sessions.announce(toOwner: uid, signal, arguments) } else { session?.emit(signal, arguments) }
+            // Its SHA-256 for ListResults, taken once it is announced: stopping never waits for a
+            // whole-file hash, and listing never computes one.
+            let store = publishing.store
+            storageWorker.submit { _ = try? store.result(name: name, uid: uid) }
         case .failure(let error):
             // Never deleted: the file stays where it was recorded, and the next start publishes it.
             Log.error("video \(name): could not be stored (\(error)); kept for the next start to publish")

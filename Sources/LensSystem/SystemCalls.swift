@@ -141,6 +141,14 @@ public enum SystemCalls {
         Int32(try retrying { Int(Glibc.open(path, flags | O_CLOEXEC, mode)) })
     }
 
+    /// poll(2) of one descriptor for `events` (POLLIN, …), at most `milliseconds` (-1: no limit);
+    /// the events that came, 0 when the time ran out. Retried on EINTR like every other call
+    /// (the limit then starts again: callers' limits are wake-ups, not deadlines).
+    static func poll(_ fd: Int32, events: Int16, milliseconds: Int32) throws(Errno) -> Int16 {
+        var poller = pollfd(fd: fd, events: events, revents: 0)
+        return try retrying { Int(Glibc.poll(&poller, 1, milliseconds)) } == 0 ? 0 : poller.revents
+    }
+
     /// EINTR is not retried: Linux has released the descriptor either way, and a retry could
     /// close one another thread just opened.
     static func close(_ fd: Int32) throws(Errno) {

@@ -196,6 +196,22 @@ final class VideoRecordingFlowTests: XCTestCase {
         try assertError("Unsupported") { try c.call(session, "ReadResult", [.string(name)]) }
     }
 
+    /// ListResults gives a video's SHA-256 as a photo's (issue 34): taken on the storage thread
+    /// once the video is announced, which ListResults' answer queues behind.
+    func testAListedVideoHasTheSHA256OfItsFile() throws {
+        try start()
+        let c = lensd.client()
+        let session = try c.claimedSession()
+        let name = try c.recordVideo(in: session, seconds: 1).name
+        let listed = try XCTUnwrap(c.callManager("ListResults").first?.arrayValue?.compactMap(\.vardictValue).first {
+            $0["name"]?.stringValue == name
+        })
+        let file = lensd.tmp.file("listed.mp4")
+        try c.fetchResult(name, in: session, to: file)
+        let bytes = Array(try Data(contentsOf: file))
+        XCTAssertEqual(listed["sha256"]?.stringValue, Digest.hash(bytes).map { String(format: "%02x", $0) }.joined())
+    }
+
     /// The synthetic camera crops its video frames too: a zoom set before recording is in the
     /// manifest, as for photos.
     func testTheZoomOfARecordingIsInItsManifest() throws {

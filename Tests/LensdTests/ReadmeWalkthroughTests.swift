@@ -125,7 +125,8 @@ final class ReadmeWalkthroughTests: LensdTestCase {
     private func runUntilStopped(_ line: String, shows expected: String, environment: [String] = []) throws {
         let log = tmp.file("until-stopped-\(UUID().uuidString.prefix(8)).log").path
         let process = ServerProcess(["/usr/bin/env"] + (try argv(line, environment: environment, bounded: false)), name: line, logPath: log)
-        try process.start { process.log.contains(expected) }
+        // ffplay prints the stream only once it has probed seconds of it: slow on a loaded machine.
+        try process.start(timeout: 120) { process.log.contains(expected) }
         guard let pid = process.process?.processIdentifier else { return XCTFail("\(line) did not start") }
         kill(-pid, SIGINT)
         let deadline = Date().addingTimeInterval(20)
@@ -205,5 +206,28 @@ enum FaceScenes {
             }
         }
         _ = try runProcess(["chmod", "-R", "a+rX", scenes.path, frames.path])
+    }
+}
+
+/// README for a reader (issue 34): short, "Using it" near the top, the reference in docs/, every
+/// document it names there, and no table cell that runs on for a paragraph.
+final class ReadmeLayoutTests: XCTestCase {
+    func testReadmeIsShortUsingItComesEarlyAndItsDocsExist() throws {
+        let readme = try String(contentsOf: TestTools.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertLessThanOrEqual(lines.count, 350)
+        let usingIt = try XCTUnwrap(lines.firstIndex(of: "## Using it"), "no Using it section")
+        XCTAssertLessThan(usingIt, 80, "Using it starts at line \(usingIt + 1)")
+        XCTAssertLessThan(try XCTUnwrap(lines.firstIndex(of: "## Quick start")), usingIt)
+        let named = Set(readme.matches(of: /docs\/[a-z-]+\.md/).map { String($0.output) })
+        for document in ["docs/configuration.md", "docs/architecture.md", "docs/benchmarks.md"] {
+            XCTAssertTrue(named.contains(document), "README does not point to \(document)")
+        }
+        for document in named {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: TestTools.repoRoot.appendingPathComponent(document).path), "\(document) is missing")
+        }
+        for line in lines where line.hasPrefix("|") {
+            for cell in line.split(separator: "|") { XCTAssertLessThan(cell.count, 300, "a table cell of \(cell.count) characters: \(cell.prefix(60))…") }
+        }
     }
 }

@@ -27,6 +27,8 @@ struct HTTPUpload {
     /// Raised from another thread to abort the transfer.
     var abort: AbortSignal
     var connectTimeoutSeconds = 15
+    /// The whole transfer, the server's answer included, ends by then (upload-timeout).
+    var deadlineSeconds: Double
     /// A transfer that moves less than a byte a second for this long has stalled.
     var stallSeconds = 60
 
@@ -51,6 +53,7 @@ struct HTTPUpload {
                 Unmanaged<AbortSignal>.fromOpaque(context!).takeUnretainedValue().isRaised ? 1 : 0
             }, Unmanaged.passUnretained(abort).toOpaque()),
             lens_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT, connectTimeoutSeconds),
+            lens_curl_set_long(curl, CURLOPT_TIMEOUT_MS, Int(deadlineSeconds * 1000)),
             lens_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1),
             lens_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, stallSeconds),
             // Fewer, larger reads of the file (libcurl's default is 64 KiB).

@@ -19,6 +19,8 @@ public final class Outbox: Sendable {
     }
 
     public let settings: OutboxSettings
+    /// Its wall time dates records and their next attempts.
+    private let clock: LensClock
     private let journal: RecordJournal<OutboxRecord>
     private let onEvent: @Sendable (Event) -> Void
     private let state: Mutex<State>
@@ -35,9 +37,10 @@ public final class Outbox: Sendable {
     }
 
     /// Loads what `directory` (`<state>/outbox`) holds from an earlier run and starts the thread.
-    public init(settings: OutboxSettings, directory: String, onEvent: @escaping @Sendable (Event) -> Void,
-                onDamagedRecord: (String, Error) -> Void = { _, _ in }) throws {
+    public init(settings: OutboxSettings, directory: String, clock: LensClock = .system,
+                onEvent: @escaping @Sendable (Event) -> Void, onDamagedRecord: (String, Error) -> Void = { _, _ in }) throws {
         self.settings = settings
+        self.clock = clock
         self.onEvent = onEvent
         journal = try RecordJournal(directory: directory, purpose: "the outbox")
         var state = State()
@@ -51,14 +54,14 @@ public final class Outbox: Sendable {
     /// Queues a stored result; durable when it returns. Throws when the record cannot be written
     /// (the disk is full): the result is then not queued.
     public func enqueue(_ stored: StoredResult, fileExtension: String) throws {
-        try put(OutboxRecord(stored, fileExtension: fileExtension))
+        try put(OutboxRecord(stored, fileExtension: fileExtension, queuedAt: now))
     }
 
     /// The file of `stored` changed (a time-stamp was added later): the new bytes are what is
     /// delivered, whether the old ones were already delivered, are waiting, or are being sent now
     /// (an attempt in flight then does not count).
     public func enqueueAgain(_ stored: StoredResult, fileExtension: String) throws {
-        try put(OutboxRecord(stored, fileExtension: fileExtension))
+        try put(OutboxRecord(stored, fileExtension: fileExtension, queuedAt: now))
     }
 
     private func put(_ fresh: OutboxRecord) throws {
@@ -128,7 +131,7 @@ public final class Outbox: Sendable {
         while true {
             let next = state.withLock { state -> Next in
                 guard !state.stopping else { return .stop }
-                let now = Date().timeIntervalSince1970
+                let now = self.now
                 let waiting = state.records.values.filter { $0.state == .queued }
                 if let due = waiting.filter({ $0.nextAttempt <= now }).min(by: Self.queueOrder) { return .send(due) }
                 return .wait(until: waiting.map(\.nextAttempt).min())
@@ -144,7 +147,7 @@ public final class Outbox: Sendable {
                 }
             case .wait(until: let wake?):
                 // A signal that came meanwhile (or the one being waited for) only means: look again.
-                _ = changed.wait(timeout: .now() + max(0, wake - Date().timeIntervalSince1970))
+                _ = changed.wait(timeout: .now() + max(0, wake - now))
             case .wait(until: nil):
                 changed.wait()
             }
@@ -174,8 +177,16 @@ public final class Outbox: Sendable {
                 try file.rewind()
             }
             let url = UploadURL.expand(settings.urlTemplate, name: record.name, fileExtension: record.fileExtension)
-            let upload = HTTPUpload(url: url, headers: headers(for: record), caFile: settings.caFile, abort: abort)
-            return (UploadVerdict.of(try upload.send(fd: file.raw, size: size)), record)
+            let deadline = settings.attemptDeadline(forSize: size)
+            let upload = HTTPUpload(url: url, headers: headers(for: record), caFile: settings.caFile, abort: abort,
+                                    deadlineSeconds: deadline)
+            let started = ContinuousClock.now
+            // libcurl ends the attempt at the deadline, to the millisecond: a failure then is its doing.
+            do {
+                return (UploadVerdict.of(try upload.send(fd: file.raw, size: size)), record)
+            } catch let failure as HTTPUpload.TransportFailure where !failure.isTLS && ContinuousClock.now - started >= .seconds(deadline * 0.99) {
+                return (.transient("the attempt took its whole deadline of \(Int(deadline.rounded())) s (upload-timeout): \(failure.message)", retryAfter: nil), record)
+            }
         } catch let failure as HTTPUpload.TransportFailure {
             return (.transient(failure.isTLS ? "TLS: \(failure.message)" : failure.message, retryAfter: nil), record)
         } catch {
@@ -214,10 +225,12 @@ public final class Outbox: Sendable {
             record.lastError = message
             let delay = UploadBackoff.delay(afterFailures: record.attempts, first: settings.firstRetrySeconds,
                                             cap: settings.retryMaxSeconds, retryAfter: retryAfter)
-            record.nextAttempt = Date().timeIntervalSince1970 + delay
+            record.failedAt = now
+            record.nextAttempt = now + delay
             persist(record, in: &state)
         case .permanent(let error, let message):
             record.state = .failed
+            record.failedAt = now
             record.lastError = message
             persist(record, in: &state)
             emit(.failed(record, error: error, message: message))
@@ -234,6 +247,9 @@ public final class Outbox: Sendable {
 
     // MARK: Helpers (under the lock)
 
+    /// Seconds since 1970, as records keep their times.
+    private var now: Double { clock.wall().timeIntervalSince1970 }
+
     private func announce(_ state: State) { emit(.changed(currentSummary(state))) }
 
     /// Events are handed out under the lock, so they arrive in the order things happened;
@@ -247,8 +263,10 @@ public final class Outbox: Sendable {
                              nextAttempt: retries.min() ?? 0)
     }
 
+    /// Oldest first, a failed attempt counting as a new arrival: one slow or refusing server
+    /// address for one result never holds the others back.
     private static func queueOrder(_ a: OutboxRecord, _ b: OutboxRecord) -> Bool {
-        (a.queuedAt, a.name) < (b.queuedAt, b.name)
+        (a.failedAt ?? a.queuedAt, a.name) < (b.failedAt ?? b.queuedAt, b.name)
     }
 
     private static func bytes(hex: String) -> [UInt8] {

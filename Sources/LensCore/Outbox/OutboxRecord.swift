@@ -23,13 +23,16 @@ public struct OutboxRecord: Codable, Sendable, Equatable, JournalRecord {
     /// Seconds since 1970 of the next attempt (0: as soon as possible).
     public var nextAttempt: Double
     public var lastError: String?
-    /// Seconds since 1970 when it entered the queue: results go out in that order.
+    /// Seconds since 1970 when it entered the queue.
     public var queuedAt: Double
+    /// Seconds since 1970 of its last failed attempt, nil before one: results go out in the order
+    /// of this or `queuedAt`, so one that failed waits behind those queued before the failure.
+    public var failedAt: Double?
     /// Raised by every re-enqueue (the file changed), so an attempt of the older bytes that
     /// finishes afterwards does not count as delivering the new ones.
     public var generation: Int
 
-    public init(_ stored: StoredResult, fileExtension: String) {
+    public init(_ stored: StoredResult, fileExtension: String, queuedAt: Double) {
         name = stored.name
         uid = stored.uid
         path = stored.path
@@ -41,7 +44,7 @@ public struct OutboxRecord: Codable, Sendable, Equatable, JournalRecord {
         attempts = 0
         nextAttempt = 0
         lastError = nil
-        queuedAt = Date().timeIntervalSince1970
+        self.queuedAt = queuedAt
         generation = 0
     }
 }

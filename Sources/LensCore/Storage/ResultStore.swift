@@ -1,3 +1,4 @@
+import C2PA
 import Foundation
 import Glibc
 import LensSystem
@@ -164,7 +165,7 @@ public final class ResultStore: Sendable {
     /// deletes stays readable through the descriptor.
     public func fetchDescriptor(name: String, uid: UInt32) throws -> FileDescriptor {
         let entry = try lookUp(name: name, uid: uid)
-        guard entry.mime.hasPrefix("video/") else { return try sealedMemfd(name: name, uid: uid) }
+        guard AssetFormat(mediaType: entry.mime)?.isVideo == true else { return try sealedMemfd(name: name, uid: uid) }
         return try withFile(entry, uid: uid) { try $0.duplicate().release() }
     }
 
@@ -173,6 +174,14 @@ public final class ResultStore: Sendable {
     public var isLowOnSpace: Bool {
         guard let available = try? Syscalls.availableBytes(directory) else { return true }
         return available < minimumFreeBytes
+    }
+
+    /// The share of the free space `uid` may take, and how much of it their results take; nil
+    /// when the file system cannot say (isLowOnSpace then disables capture for all).
+    public func freeSpaceShare(of uid: UInt32) -> FreeSpaceShare? {
+        guard let available = try? Syscalls.availableBytes(directory) else { return nil }
+        let used = state.withLock { $0.index.entries(uid: uid).reduce(Int64(0)) { $0 + Int64($1.size) } }
+        return FreeSpaceShare(used: used, freeAboveMinimum: available - minimumFreeBytes)
     }
 
     /// The results of `uid`, newest first (ListResults). Results whose file has vanished are

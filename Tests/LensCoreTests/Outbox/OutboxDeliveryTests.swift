@@ -157,7 +157,7 @@ final class OutboxDeliveryTests: XCTestCase {
         let abort = AbortSignal()
         abort.raise()
         let url = UploadURL.expand(nginx.url(tls: false), name: result.name, fileExtension: "jpg")
-        let upload = HTTPUpload(url: url, headers: [], caFile: nil, abort: abort)
+        let upload = HTTPUpload(url: url, headers: [], caFile: nil, abort: abort, deadlineSeconds: 60)
         let fd = Glibc.open(result.path, O_RDONLY)
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { Glibc.close(fd) }
@@ -167,28 +167,11 @@ final class OutboxDeliveryTests: XCTestCase {
         XCTAssertEqual(nginx.storedFiles(), [])
     }
 
-    /// Status sequences nginx cannot produce come from Tests/oracle/scripted_http.py; its log
-    /// lines, split at spaces.
-    private func scriptedServer(_ statuses: String) throws -> (server: ServerProcess, port: Int, received: URL) {
-        let port = try LoopbackPort.free()
-        let received = harness.directory.file("received")
-        try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
-        let server = ServerProcess([try TestTools.python(), TestTools.oracleDir.appendingPathComponent("scripted_http.py").path,
-                                    "\(port)", received.path, statuses], logPath: harness.directory.file("scripted.log").path)
-        try server.start { LoopbackPort.isListening(port) }
-        return (server, port, received)
-    }
-
-    private func requests(_ received: URL) throws -> [[String]] {
-        try String(contentsOf: received.appendingPathComponent("requests.log"), encoding: .utf8)
-            .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-    }
-
     /// nginx cannot answer 500 and then 201, so a scripted Python server does.
     func testA500ThenA201IsDeliveredOnceWithTheDigestHeaders() throws {
-        let (server, port, received) = try scriptedServer("500,201")
+        let server = try ScriptedHTTPServer(statuses: "500,201", in: harness.directory)
         defer { server.stop() }
-        var withToken = settings("http://127.0.0.1:\(port)/up/{name}.{ext}")
+        var withToken = settings("http://127.0.0.1:\(server.port)/up/{name}.{ext}")
         withToken.authorization = "Bearer t0ken"
         try harness.open(withToken)
         let bytes = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
@@ -199,24 +182,68 @@ final class OutboxDeliveryTests: XCTestCase {
         // RFC 3230's Digest is the base64 of the raw digest; Content-SHA256 its hex.
         let digest = "sha-256=" + Data(Digest.hash(bytes)).base64EncodedString()
         let expected = ["PUT", "/up/\(result.name).jpg", "500", "50000", sha, digest, "Bearer", "t0ken"]
-        XCTAssertEqual(try requests(received).map { Array($0.dropLast()) }, [expected, expected.replacing(["500"], with: ["201"])])
-        XCTAssertEqual(try OutboxHarness.sha256(received.appendingPathComponent("\(result.name).jpg")), sha)
+        XCTAssertEqual(try server.requests().map { Array($0.dropLast()) }, [expected, expected.replacing(["500"], with: ["201"])])
+        XCTAssertEqual(try OutboxHarness.sha256(server.received.appendingPathComponent("\(result.name).jpg")), sha)
         XCTAssertEqual(harness.events.deliveries.count, 1)
         XCTAssertEqual(harness.events.deliveries.first?.record.attempts, 2)
     }
 
     /// A 429's Retry-After (1 s from the script) replaces a much shorter backoff.
     func testRetryAfterOfA429IsHonoured() throws {
-        let (server, port, received) = try scriptedServer("429,201")
+        let server = try ScriptedHTTPServer(statuses: "429,201", in: harness.directory)
         defer { server.stop() }
-        var quick = settings("http://127.0.0.1:\(port)/up/{name}.{ext}")
+        var quick = settings("http://127.0.0.1:\(server.port)/up/{name}.{ext}")
         quick.firstRetrySeconds = 0.05
         try harness.open(quick)
         try harness.outbox.enqueue(try harness.result(), fileExtension: "jpg")
         try harness.events.wait("the delivery") { $0.deliveries.count == 1 }
-        let log = try requests(received)
+        let log = try server.requests()
         XCTAssertEqual(log.map { $0[2] }, ["429", "201"])
         let gap = (Double(log[1].last ?? "") ?? 0) - (Double(log[0].last ?? "") ?? 0)
         XCTAssertGreaterThanOrEqual(gap, 0.95, "waited for Retry-After, not the 0.05 s backoff")
+    }
+}
+
+/// A slow server (issue 35.4): an attempt ends by its deadline, upload-timeout for a small file,
+/// and the result goes behind those queued before the failure, so they are not held back.
+final class OutboxDeadlineTests: XCTestCase {
+    private var harness: OutboxHarness!
+
+    override func setUpWithError() throws { harness = try OutboxHarness() }
+    override func tearDown() { harness = nil }
+
+    func testAServerDrippingItsAnswerCostsOneDeadlineAndTheNextResultGoesFirst() throws {
+        try deliverPastASlowServer("drip")
+    }
+
+    func testAServerThatNeverAnswersCostsOneDeadlineAndTheNextResultGoesFirst() throws {
+        try deliverPastASlowServer("mute")
+    }
+
+    /// The first PUT meets the slow server, every later one a 201. The retry is due at once, so
+    /// only the queue's order puts the second result before the first one's retry.
+    private func deliverPastASlowServer(_ slow: String) throws {
+        let server = try ScriptedHTTPServer(statuses: "\(slow),201", in: harness.directory)
+        defer { server.stop() }
+        var settings = OutboxSettings(urlTemplate: "http://127.0.0.1:\(server.port)/up/{name}.{ext}", attemptSeconds: 2)
+        settings.firstRetrySeconds = 0
+        try harness.open(settings)
+        let first = try harness.result(size: 1000), second = try harness.result(size: 1000)
+        try harness.outbox.enqueue(first, fileExtension: "jpg")
+        try harness.outbox.enqueue(second, fileExtension: "jpg")
+        try harness.events.wait("both delivered") { $0.deliveries.count == 2 }
+
+        XCTAssertEqual(harness.events.deliveries.map(\.record.name), [second.name, first.name],
+                       "the result whose attempt failed went behind the other")
+        XCTAssertEqual(harness.events.deliveries.map(\.record.attempts), [1, 2])
+        let log = try server.requests()
+        XCTAssertEqual(log.map { $0[1] }, ["/up/\(first.name).jpg", "/up/\(second.name).jpg", "/up/\(first.name).jpg"])
+        let errors = harness.events.all.compactMap { if case .changed(let summary) = $0 { summary.lastError } else { nil } }
+        let timeout = try XCTUnwrap(errors.first { !$0.isEmpty }, "the failed attempt is reported")
+        XCTAssertTrue(timeout.contains("deadline of 2 s (upload-timeout)"), timeout)
+        // The second PUT came after the first attempt's deadline (2 s, plus 1000 bytes at 128 KiB/s), and not much later.
+        let waited = (Double(log[1].last ?? "") ?? 0) - (Double(log[0].last ?? "") ?? 0)
+        XCTAssertGreaterThanOrEqual(waited, 1.8, "the attempt lasted its deadline (from a little after it began)")
+        XCTAssertLessThan(waited, 30, "and no longer (liveness bound)")
     }
 }
