@@ -83,9 +83,15 @@ final class ESTFlow {  // confined to the loop thread; the exchanges run on `wor
         if case .success(let renewal) = result {
             Log.info("EST: " + (renewal.map(Self.describe) ?? "enrolled with the organization's CA"))
             installed()
-            // The install checked the chain at the attempt's time; one that does not sign now must
-            // not start the next attempt at once.
-            if !identity().enrolled { outcome = .failure(.refusedAnswer("the installed certificate does not sign at \(now.ISO8601Format())")) }
+            // The install checked the chain at the attempt's time; one that does not sign now, or
+            // is due for renewal already (the CA issues for less than renew-before), must not
+            // start the next attempt at once.
+            let current = identity()
+            if !current.enrolled {
+                outcome = .failure(.refusedAnswer("the installed certificate does not sign at \(now.ISO8601Format())"))
+            } else if let renewAfter = current.renewAfter, renewAfter <= now {
+                outcome = .failure(.refusedAnswer("the CA issued a certificate already due for renewal: its lifetime is shorter than renew-before"))
+            }
         }
         switch outcome {
         case .success:

@@ -31,7 +31,7 @@ public final class LocalTSA {
         if let port { arguments += ["--port", String(port)] }
         if expired { arguments.append("--expired") }
         let lifeline = Pipe()
-        let (process, url) = try Self.start(arguments, stdin: lifeline)
+        let (process, url) = try ListeningOracle.start(arguments, stdin: lifeline, scheme: "http://")
         self.process = process
         self.lifeline = lifeline
         self.url = url
@@ -59,28 +59,4 @@ public final class LocalTSA {
     }
 
     deinit { stop() }
-
-    private static func start(_ arguments: [String], stdin: Pipe) throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try TestTools.python())
-        process.arguments = arguments
-        process.standardInput = stdin
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The first line comes once the socket listens: reading it is the readiness wait.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else {
-                process.waitUntilExit()
-                throw TestToolError("local_tsa.py exited \(process.terminationStatus) before listening")
-            }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: "http://") else { throw TestToolError("local_tsa.py said: \(text)") }
-        return (process, String(text[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
 }

@@ -21,7 +21,8 @@ answers, over TLS:
 Certificates are issued by `openssl ca` valid from a minute ago for M minutes (default 5), so a
 renewal comes due within the tests' time. The first line on stdout is "listening URL" (the EST
 base), printed once the socket accepts connections. Each answered request appends a line
-"METHOD OPERATION STATUS [SERIAL]" to --log, which the tests count.
+"METHOD OPERATION STATUS [SERIAL]" to --log (the issued serial in decimal, as c2pa-rs shows
+it), which the tests read.
 
 --mode-file: read before every answer, so a test can turn the server hostile while it runs:
 "ok" (or no file); "foreign-cacerts" (/cacerts sends a root that is not the organization's);
@@ -92,7 +93,8 @@ class Server:
             config = os.path.join(self.args.ca_dir, "ca.cnf")
             run(["openssl", "ca", "-batch", "-notext", "-config", config, "-extensions", "est", "-in", name + ".csr",
                  "-out", name + ".pem", "-startdate", start, "-enddate", end])
-            serial = run(["openssl", "x509", "-in", name + ".pem", "-noout", "-serial"]).decode().strip().split("=")[1]
+            serial_hex = run(["openssl", "x509", "-in", name + ".pem", "-noout", "-serial"]).decode().strip().split("=")[1]
+            serial = str(int(serial_hex, 16))
             return certs_only([name + ".pem"]), serial
 
 

@@ -1,0 +1,194 @@
+import Foundation
+import LensBus
+import LensTestSupport
+import XCTest
+
+/// Issue 30 in process: `enrollment = est`. The EST server is Tests/oracle/est_server.py, a
+/// stand-in for a production EST CA (none can run here) — a real process speaking EST over TLS
+/// on 127.0.0.1, issuing with `openssl ca` from an organization CA the test makes, certificates
+/// valid for 5 minutes. lensd's timers run on the daemon's clock: the test steps it through
+/// backoffs, and makes it follow real time through a renewal, since the CA dates what it issues
+/// by real time (c2pa-python, the judge of every photo, too).
+final class ESTEnrollmentFlowTests: XCTestCase {
+    private static let credential = "camera-07:s3cret"
+    private var tmp: TemporaryDirectory!
+    private var ca: OrganizationCA!
+    private var tls: URL!
+    private var server: ESTServer!
+    private var lensd: DaemonHarness!
+
+    override func setUpWithError() throws {
+        try TestUsers.ensure()
+        tmp = try TemporaryDirectory(prefix: "lensd-est-flow")
+        ca = try OrganizationCA(in: tmp.file("org-ca"))
+        tls = tmp.file("tls")
+        let pki = try runProcess(["/bin/bash", TestTools.oracleDir.appendingPathComponent("make_server_cert.sh").path, tls.path])
+        XCTAssertEqual(pki.status, 0, String(decoding: pki.stderr, as: UTF8.self))
+        server = try ESTServer(ca: ca, tls: tls, credential: Self.credential, directory: tmp.url)
+    }
+
+    override func tearDownWithError() throws {
+        try lensd?.shutDown()
+        lensd = nil
+        server?.stop()
+    }
+
+    /// lensd with `enrollment = est` against the test's server, its state directory outliving it.
+    private func startDaemon(credential: String = credential, estCA: String = "ca.pem") throws {
+        try lensd?.shutDown()
+        let credentialFile = tmp.file("est-credential")
+        try Data("\(credential)\n".utf8).write(to: credentialFile)
+        XCTAssertEqual(chmod(credentialFile.path, 0o640), 0)
+        lensd = try DaemonHarness([
+            "--enrollment", "est", "--est-url", server.url, "--est-ca", tls.appendingPathComponent(estCA).path,
+            "--est-credential-file", credentialFile.path, "--org-trust-anchor", ca.root.path, "--renew-before", "270s",
+            "--state-dir", tmp.file("state").path,
+        ])
+    }
+
+    private var root: HarnessClient { lensd.client() }
+
+    private func enrollmentState() throws -> String? { try root.managerProperty("EnrollmentState").stringValue }
+
+    /// Manager.ESTState, what `lensctl enroll status` shows.
+    private func estState() throws -> [String: BusValue] { try root.managerProperty("ESTState").vardictValue ?? [:] }
+
+    private func waitUntilEnrolled(_ what: String = "enrolled") throws {
+        try lensd.loop.run(until: { (try? enrollmentState()) == "enrolled" }, timeout: .seconds(60),
+                           "\(what) (EST: \(String(describing: try? estState())))")
+    }
+
+    /// Waits for an attempt that ends with an error containing `text`.
+    private func waitForError(_ text: String) throws -> [String: BusValue] {
+        var state: [String: BusValue] = [:]
+        try lensd.loop.run(until: {
+            state = (try? estState()) ?? [:]
+            return state["last_error"]?.stringValue?.contains(text) == true
+        }, timeout: .seconds(60), "an EST error naming \(text) (EST: \(state))")
+        return state
+    }
+
+    /// A photo by a member of the group: c2pa-python rates it Trusted with the organization's
+    /// root; the serial of the certificate that signed it.
+    private func trustedPhotoSerial(file: StaticString = #filePath, line: UInt = #line) throws -> String? {
+        let member = lensd.client(uid: try TestUsers.uid(TestUsers.member))
+        defer { member.disconnect() }
+        let session = try member.claimedSession()
+        let photo = try XCTUnwrap(lensd.stateFiles.photo(named: try member.photo(in: session).name))
+        return try ReferenceValidator.assertTrusted(photo, anchors: [ca.root], file: file, line: line).signatureInfo?.certSerialNumber
+    }
+
+    /// Moves the daemon's clock along with real time until `condition` holds (a generous bound).
+    private func followRealTime(_ what: String, until condition: @escaping () -> Bool) throws {
+        try lensd.loop.run(until: { self.lensd.advanceClockToRealTime(); return condition() }, timeout: .seconds(90), what)
+    }
+
+    private var deviceKey: Data? { FileManager.default.contents(atPath: tmp.file("state/enrollment/device.key").path) }
+
+    private var installedChain: Bool { FileManager.default.fileExists(atPath: tmp.file("state/enrollment/chain.pem").path) }
+
+    /// First start: enrolled with no manual step; a photo signed by the EST-issued serial; at
+    /// renew-before lensd re-enrolls by itself with a new key and photos carry the new serial;
+    /// a restart keeps the renewed certificate and asks the server nothing.
+    func testEnrollsByItselfRenewsWithANewKeyAndKeepsTheRenewalAcrossARestart() throws {
+        try startDaemon()
+        try waitUntilEnrolled()
+        XCTAssertEqual(server.count("simpleenroll"), 1)
+        XCTAssertGreaterThanOrEqual(server.count("cacerts"), 1)
+        let first = try XCTUnwrap(server.issuedSerials.first)
+        XCTAssertEqual(try trustedPhotoSerial(), first)
+        XCTAssertNil(try estState()["last_error"])
+        let renewAfter = try XCTUnwrap(try root.managerProperty("CertificateRenewAfter").uint64Value)
+        XCTAssertEqual(try estState()["next_attempt"]?.uint64Value, renewAfter, "the next attempt is the renewal")
+        let firstKey = try XCTUnwrap(deviceKey)
+
+        // 5-minute certificates, renew-before 270 s: due 30 s after issue.
+        let started = Date()
+        try followRealTime("the renewal") {
+            self.server.issuedSerials.count == 2 && (try? self.root.managerProperty("CertificateRenewAfter").uint64Value) != renewAfter
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 90)
+        XCTAssertNil(try estState()["last_error"])
+        XCTAssertEqual(server.requests.filter { $0.operation == "simplereenroll" }.map(\.status), [200])
+        XCTAssertEqual(server.count("simpleenroll"), 1, "the renewal is authenticated by the certificate, not the credential")
+        XCTAssertEqual(try enrollmentState(), "enrolled")
+        let second = server.issuedSerials[1]
+        XCTAssertNotEqual(second, first)
+        XCTAssertEqual(try trustedPhotoSerial(), second)
+        XCTAssertNotEqual(deviceKey, firstKey, "the renewal made a new key")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.file("state/enrollment/device.next.key").path))
+
+        try startDaemon()
+        lensd.loop.run()
+        XCTAssertEqual(try enrollmentState(), "enrolled")
+        XCTAssertEqual(try trustedPhotoSerial(), second)
+        XCTAssertEqual(server.count("simpleenroll"), 1)
+        XCTAssertEqual(server.count("simplereenroll"), 1)
+        XCTAssertNil(try estState()["last_attempt"], "nothing to ask before the renewal is due")
+    }
+
+    /// A credential the server refuses: lensd stays up with capture disabled for `enrollment`,
+    /// ESTState names the 401, and the next attempt waits for the backoff (10 s, then 20 s).
+    func testARefusedCredentialDisablesCaptureAndIsRetriedOnlyAfterTheBackoff() throws {
+        try startDaemon(credential: "camera-07:wrong")
+        let state = try waitForError("HTTP 401")
+        XCTAssertEqual(try enrollmentState(), "missing")
+        let member = lensd.client(uid: try TestUsers.uid(TestUsers.member))
+        let session = try member.openSession()
+        XCTAssertEqual(try member.disabledReasons(session), ["enrollment"])
+        let last = try XCTUnwrap(state["last_attempt"]?.uint64Value), next = try XCTUnwrap(state["next_attempt"]?.uint64Value)
+        XCTAssertEqual(next - last, 10)
+        XCTAssertEqual(server.count("simpleenroll"), 1)
+
+        lensd.loop.advance(by: .seconds(9))
+        XCTAssertEqual(try estState()["last_attempt"]?.uint64Value, last, "no attempt before the backoff ends")
+        lensd.loop.advance(by: .seconds(1))
+        try lensd.loop.run(until: { self.server.count("simpleenroll") == 2 && (try? self.estState()["next_attempt"]) != nil },
+                           "the second attempt")
+        let again = try estState()
+        XCTAssertEqual(try XCTUnwrap(again["next_attempt"]?.uint64Value) - (try XCTUnwrap(again["last_attempt"]?.uint64Value)), 20)
+        XCTAssertTrue(again["last_error"]?.stringValue?.contains("HTTP 401") == true, "\(again)")
+        XCTAssertFalse(installedChain)
+    }
+
+    /// The server down when the renewal is due: capture goes on with the current certificate,
+    /// the failure is reported, and the renewal succeeds once the server is back.
+    func testCaptureGoesOnWhileTheServerIsDownAtRenewal() throws {
+        try startDaemon()
+        try waitUntilEnrolled()
+        let first = try XCTUnwrap(server.issuedSerials.first)
+        let port = server.port
+        server.stop()
+        try followRealTime("the renewal attempt") { (try? self.estState()["last_error"]?.stringValue)??.contains("unreachable") == true }
+        XCTAssertEqual(try enrollmentState(), "enrolled")
+        XCTAssertEqual(try trustedPhotoSerial(), first)
+
+        try server.start(port: port)
+        try followRealTime("the renewal once the server is back") {
+            self.server.issuedSerials.count == 2 && (try? self.estState()["last_error"]) == nil
+        }
+        XCTAssertEqual(try trustedPhotoSerial(), server.issuedSerials[1])
+    }
+
+    /// /cacerts not leading to org-trust-anchor, a TLS certificate not from est-ca, a leaf issued
+    /// for another key: each refused and named; nothing is installed.
+    func testAnswersThatDoNotFitAreRefusedAndNothingIsInstalled() throws {
+        try server.set(.foreignCACertificates)
+        try startDaemon()
+        _ = try waitForError("/cacerts: O=Elsewhere, CN=Elsewhere Root CA does not lead to org-trust-anchor")
+        XCTAssertEqual(server.count("simpleenroll"), 0, "no request goes to a CA lensd cannot trust")
+
+        try server.set(.ok)
+        try startDaemon(estCA: "other-ca.pem")
+        _ = try waitForError("TLS with the EST server failed")
+        XCTAssertEqual(server.count("simpleenroll"), 0)
+
+        try server.set(.otherKey)
+        try startDaemon()
+        _ = try waitForError("does not belong")
+        XCTAssertEqual(server.count("simpleenroll"), 1)
+
+        XCTAssertEqual(try enrollmentState(), "missing")
+        XCTAssertFalse(installedChain)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Tests/oracle/est_server.py as a running EST server on 127.0.0.1 — a stand-in for a
+/// production EST CA, which cannot run here — issuing from `ca` with TLS from `tls`
+/// (make_server_cert.sh). Started here, ready once it prints its URL, stopped by its PID (or
+/// when this process ends: it exits when the pipe on its stdin closes).
+public final class ESTServer {
+    /// How the server answers from the next request on (est_server.py --mode-file).
+    public enum Mode: String {
+        case ok, error
+        case foreignCACertificates = "foreign-cacerts"
+        case otherKey = "other-key"
+    }
+
+    /// One answered request, from the server's log.
+    public struct Request: Equatable {
+        public var operation: String
+        public var status: Int
+        /// The issued certificate's serial (decimal, as c2pa-rs shows it), on a 200 to an enrollment.
+        public var serial: String?
+    }
+
+    /// The EST base URL (https://127.0.0.1:PORT/.well-known/est).
+    public private(set) var url = ""
+    private let arguments: [String]
+    private let modeFile: URL
+    private let logFile: URL
+    private var process: Process?
+    private var lifeline: Pipe?
+
+    public init(ca: OrganizationCA, tls: URL, credential: String, minutes: Double = 5, directory: URL) throws {
+        modeFile = directory.appendingPathComponent("est-mode")
+        logFile = directory.appendingPathComponent("est-requests.log")
+        arguments = [TestTools.oracleDir.appendingPathComponent("est_server.py").path, ca.directory.path, tls.path,
+                     "--credential", credential, "--minutes", String(minutes), "--mode-file", modeFile.path,
+                     "--log", logFile.path, "--exit-with-stdin"]
+        try start(port: nil)
+    }
+
+    deinit { stop() }
+
+    /// The port it listens on.
+    public var port: Int { URLComponents(string: url)?.port ?? 0 }
+
+    public func set(_ mode: Mode) throws {
+        try Data(mode.rawValue.utf8).write(to: modeFile)
+    }
+
+    /// Every request answered so far, in order.
+    public var requests: [Request] {
+        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count >= 3, let status = Int(fields[2]) else { return nil }
+            return Request(operation: fields[1], status: status, serial: fields.count > 3 ? fields[3] : nil)
+        }
+    }
+
+    /// The serials issued so far (200 answers to /simpleenroll and /simplereenroll).
+    public var issuedSerials: [String] { requests.compactMap(\.serial) }
+
+    public func count(_ operation: String) -> Int { requests.filter { $0.operation == operation }.count }
+
+    /// Down: connections are refused until `start(port:)` brings it back.
+    public func stop() {
+        guard let process else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        self.process = nil
+        lifeline = nil
+    }
+
+    /// Starts it on `port` (nil: a free one).
+    public func start(port: Int?) throws {
+        let lifeline = Pipe()
+        (process, url) = try ListeningOracle.start(arguments + (port.map { ["--port", String($0)] } ?? []), stdin: lifeline,
+                                                   scheme: "https://")
+        self.lifeline = lifeline
+    }
+}
