@@ -12,19 +12,13 @@ import XCTest
 final class ESTEnrollmentFlowTests: XCTestCase {
     private static let credential = "camera-07:s3cret"
     private var tmp: TemporaryDirectory!
-    private var ca: OrganizationCA!
-    private var tls: URL!
     private var server: ESTServer!
     private var lensd: DaemonHarness!
 
     override func setUpWithError() throws {
         try TestUsers.ensure()
         tmp = try TemporaryDirectory(prefix: "lensd-est-flow")
-        ca = try OrganizationCA(in: tmp.file("org-ca"))
-        tls = tmp.file("tls")
-        let pki = try runProcess(["/bin/bash", TestTools.oracleDir.appendingPathComponent("make_server_cert.sh").path, tls.path])
-        XCTAssertEqual(pki.status, 0, String(decoding: pki.stderr, as: UTF8.self))
-        server = try ESTServer(ca: ca, tls: tls, credential: Self.credential, directory: tmp.url)
+        server = try ESTServer(in: tmp.url, credential: Self.credential)
     }
 
     override func tearDownWithError() throws {
@@ -34,14 +28,14 @@ final class ESTEnrollmentFlowTests: XCTestCase {
     }
 
     /// lensd with `enrollment = est` against the test's server, its state directory outliving it.
-    private func startDaemon(credential: String = credential, estCA: String = "ca.pem") throws {
+    private func startDaemon(credential: String = credential, estCA: URL? = nil, credentialMode: mode_t = 0o640) throws {
         try lensd?.shutDown()
         let credentialFile = tmp.file("est-credential")
-        try Data("\(credential)\n".utf8).write(to: credentialFile)
-        XCTAssertEqual(chmod(credentialFile.path, 0o640), 0)
+        try ESTServer.writeCredential(credential, to: credentialFile)
+        XCTAssertEqual(chmod(credentialFile.path, credentialMode), 0)
         lensd = try DaemonHarness([
-            "--enrollment", "est", "--est-url", server.url, "--est-ca", tls.appendingPathComponent(estCA).path,
-            "--est-credential-file", credentialFile.path, "--org-trust-anchor", ca.root.path, "--renew-before", "270s",
+            "--enrollment", "est", "--est-url", server.url, "--est-ca", (estCA ?? server.tlsRoot).path,
+            "--est-credential-file", credentialFile.path, "--org-trust-anchor", server.ca.root.path, "--renew-before", "270s",
             "--state-dir", tmp.file("state").path,
         ])
     }
@@ -75,7 +69,7 @@ final class ESTEnrollmentFlowTests: XCTestCase {
         defer { member.disconnect() }
         let session = try member.claimedSession()
         let photo = try XCTUnwrap(lensd.stateFiles.photo(named: try member.photo(in: session).name))
-        return try ReferenceValidator.assertTrusted(photo, anchors: [ca.root], file: file, line: line).signatureInfo?.certSerialNumber
+        return try ReferenceValidator.assertTrusted(photo, anchors: [server.ca.root], file: file, line: line).signatureInfo?.certSerialNumber
     }
 
     /// Moves the daemon's clock along with real time until `condition` holds (a generous bound).
@@ -171,7 +165,7 @@ final class ESTEnrollmentFlowTests: XCTestCase {
     }
 
     /// /cacerts not leading to org-trust-anchor, a TLS certificate not from est-ca, a leaf issued
-    /// for another key: each refused and named; nothing is installed.
+    /// for another key, a credential file others can read: each refused and named; nothing is installed.
     func testAnswersThatDoNotFitAreRefusedAndNothingIsInstalled() throws {
         try server.set(.foreignCACertificates)
         try startDaemon()
@@ -179,13 +173,19 @@ final class ESTEnrollmentFlowTests: XCTestCase {
         XCTAssertEqual(server.count("simpleenroll"), 0, "no request goes to a CA lensd cannot trust")
 
         try server.set(.ok)
-        try startDaemon(estCA: "other-ca.pem")
+        try startDaemon(estCA: server.unrelatedTLSRoot)
         _ = try waitForError("TLS with the EST server failed")
         XCTAssertEqual(server.count("simpleenroll"), 0)
 
         try server.set(.otherKey)
         try startDaemon()
         _ = try waitForError("does not belong")
+        XCTAssertEqual(server.count("simpleenroll"), 1)
+
+        // A credential others may read is not sent.
+        try server.set(.ok)
+        try startDaemon(credentialMode: 0o644)
+        _ = try waitForError("est-credential-file \(tmp.file("est-credential").path) must be owned by root and unreadable by other users")
         XCTAssertEqual(server.count("simpleenroll"), 1)
 
         XCTAssertEqual(try enrollmentState(), "missing")

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Tests/oracle/est_server.py as a running EST server on 127.0.0.1 — a stand-in for a
-/// production EST CA, which cannot run here — issuing from `ca` with TLS from `tls`
-/// (make_server_cert.sh). Started here, ready once it prints its URL, stopped by its PID (or
-/// when this process ends: it exits when the pipe on its stdin closes).
+/// production EST CA, which cannot run here — issuing from an organization CA of its own (`ca`)
+/// with TLS from a PKI of its own (make_server_cert.sh in `tls`). Started here, ready once it
+/// prints its URL, stopped by its PID (or when this process ends: it exits when the pipe on its
+/// stdin closes).
 public final class ESTServer {
     /// How the server answers from the next request on (est_server.py --mode-file).
     public enum Mode: String {
@@ -22,13 +23,25 @@ public final class ESTServer {
 
     /// The EST base URL (https://127.0.0.1:PORT/.well-known/est).
     public private(set) var url = ""
+    /// The organization CA it issues from (org-trust-anchor is its root).
+    public let ca: OrganizationCA
+    /// The root of its TLS certificate (est-ca), and an unrelated root that must be refused.
+    public let tlsRoot: URL
+    public let unrelatedTLSRoot: URL
     private let arguments: [String]
     private let modeFile: URL
     private let logFile: URL
     private var process: Process?
     private var lifeline: Pipe?
 
-    public init(ca: OrganizationCA, tls: URL, credential: String, minutes: Double = 5, directory: URL) throws {
+    /// Makes its CA and TLS PKI in `directory`; it accepts `credential` (user:password) and
+    /// issues certificates valid for `minutes`.
+    public init(in directory: URL, credential: String, minutes: Double = 5) throws {
+        ca = try OrganizationCA(in: directory.appendingPathComponent("org-ca"))
+        let tls = directory.appendingPathComponent("tls")
+        try OrganizationCA.run(["/bin/bash", TestTools.oracleDir.appendingPathComponent("make_server_cert.sh").path, tls.path])
+        tlsRoot = tls.appendingPathComponent("ca.pem")
+        unrelatedTLSRoot = tls.appendingPathComponent("other-ca.pem")
         modeFile = directory.appendingPathComponent("est-mode")
         logFile = directory.appendingPathComponent("est-requests.log")
         arguments = [TestTools.oracleDir.appendingPathComponent("est_server.py").path, ca.directory.path, tls.path,
@@ -38,6 +51,14 @@ public final class ESTServer {
     }
 
     deinit { stop() }
+
+    /// Writes `line` as an est-credential-file: root-owned, 0640, group `group` (lensd's, when it
+    /// runs as its own user).
+    public static func writeCredential(_ line: String, to file: URL, group: String = "root") throws {
+        try Data("\(line)\n".utf8).write(to: file)
+        try OrganizationCA.run(["chown", "root:\(group)", file.path])
+        try OrganizationCA.run(["chmod", "0640", file.path])
+    }
 
     /// The port it listens on.
     public var port: Int { URLComponents(string: url)?.port ?? 0 }
