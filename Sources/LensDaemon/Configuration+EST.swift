@@ -14,12 +14,8 @@ extension Configuration {
                 throw ConfigurationError("est-url takes https://HOST[:PORT]/.well-known/est[/LABEL], not \(value)")
             }
             estURL = value
-        case "est-ca":
-            guard value.hasPrefix("/") else { throw ConfigurationError("est-ca must be an absolute path, not \(value)") }
-            estCA = value
-        case "est-credential-file":
-            guard value.hasPrefix("/") else { throw ConfigurationError("est-credential-file must be an absolute path, not \(value)") }
-            estCredentialFile = value
+        case "est-ca": estCA = try Self.absolutePath(key, value)
+        case "est-credential-file": estCredentialFile = try Self.absolutePath(key, value)
         default: preconditionFailure("not an EST key: \(key)")
         }
     }

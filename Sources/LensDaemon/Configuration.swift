@@ -260,12 +260,8 @@ struct Configuration {
         case "upload-url":
             do { try UploadURL.validate(value) } catch { throw ConfigurationError("\(error)") }
             uploadURL = value
-        case "upload-auth-file":
-            guard value.hasPrefix("/") else { throw ConfigurationError("upload-auth-file must be an absolute path, not \(value)") }
-            uploadAuthFile = value
-        case "upload-ca":
-            guard value.hasPrefix("/") else { throw ConfigurationError("upload-ca must be an absolute path, not \(value)") }
-            uploadCA = value
+        case "upload-auth-file": uploadAuthFile = try Self.absolutePath(key, value)
+        case "upload-ca": uploadCA = try Self.absolutePath(key, value)
         case "upload-max-bytes": uploadMaxBytes = try Self.bytes(key, value, 1...Int.max)
         case "upload-keep":
             guard let flag = Bool(value) else { throw ConfigurationError("upload-keep must be true or false") }
@@ -340,6 +336,11 @@ struct Configuration {
             throw ConfigurationError("\(key) must be a size in bytes (suffix K, M, G or T allowed) from \(range.lowerBound), not \(value)")
         }
         return n
+    }
+
+    static func absolutePath(_ key: String, _ value: String) throws -> String {
+        guard value.hasPrefix("/") else { throw ConfigurationError("\(key) must be an absolute path, not \(value)") }
+        return value
     }
 
     /// Seconds, with an optional unit: 90, 90s, 5m, 1h, 1d.

@@ -31,8 +31,7 @@ public final class ESTServer {
     private let arguments: [String]
     private let modeFile: URL
     private let logFile: URL
-    private var process: Process?
-    private var lifeline: Pipe?
+    private var running: ListeningOracle?
 
     /// Makes its CA and TLS PKI in `directory`; it accepts `credential` (user:password) and
     /// issues certificates valid for `minutes`.
@@ -84,18 +83,14 @@ public final class ESTServer {
 
     /// Down: connections are refused until `start(port:)` brings it back.
     public func stop() {
-        guard let process else { return }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        self.process = nil
-        lifeline = nil
+        running?.stop()
+        running = nil
     }
 
     /// Starts it on `port` (nil: a free one).
     public func start(port: Int?) throws {
-        let lifeline = Pipe()
-        (process, url) = try ListeningOracle.start(arguments + (port.map { ["--port", String($0)] } ?? []), stdin: lifeline,
-                                                   scheme: "https://")
-        self.lifeline = lifeline
+        let running = try ListeningOracle(arguments + (port.map { ["--port", String($0)] } ?? []), scheme: "https://")
+        self.running = running
+        url = running.url
     }
 }

@@ -1,15 +1,21 @@
 import Foundation
 
-/// A Python oracle that serves on 127.0.0.1 and names its URL in its first line (local_tsa.py,
-/// est_server.py): started with `stdin` as its lifeline, ready once that line arrives.
-enum ListeningOracle {
-    /// The process and the URL (from `scheme` on) its first line names.
-    static func start(_ arguments: [String], stdin: Pipe, scheme: String) throws -> (Process, String) {
+/// A running Python oracle that serves on 127.0.0.1 and names its URL in its first line
+/// (local_tsa.py, est_server.py): ready once that line arrives, stopped by its PID — and in any
+/// case when this process ends, since it exits when the pipe on its stdin (`--exit-with-stdin`) closes.
+final class ListeningOracle {
+    /// The URL its first line names, from `scheme` on.
+    let url: String
+    private let process: Process
+    /// Its stdin: open while this object lives, closed by the kernel when this process dies.
+    private let lifeline = Pipe()
+
+    init(_ arguments: [String], scheme: String) throws {
         let name = (arguments[0] as NSString).lastPathComponent
-        let process = Process()
+        process = Process()
         process.executableURL = URL(fileURLWithPath: try TestTools.python())
         process.arguments = arguments
-        process.standardInput = stdin
+        process.standardInput = lifeline
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -26,6 +32,15 @@ enum ListeningOracle {
         }
         let text = String(decoding: line, as: UTF8.self)
         guard let range = text.range(of: scheme) else { throw TestToolError("\(name) said: \(text)") }
-        return (process, String(text[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
+        url = String(text[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
+
+    /// Down: connections are refused from now on.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
 }

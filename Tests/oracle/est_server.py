@@ -37,9 +37,10 @@ import http.server
 import os
 import ssl
 import subprocess
-import sys
 import tempfile
 import threading
+
+import lifeline
 
 PREFIX = "/.well-known/est/"
 
@@ -164,11 +165,7 @@ def main():
     ap.add_argument("--exit-with-stdin", action="store_true")
     args = ap.parse_args()
     if args.exit_with_stdin:
-        def watch_stdin():
-            while sys.stdin.buffer.read(4096):
-                pass
-            os._exit(0)
-        threading.Thread(target=watch_stdin, daemon=True).start()
+        lifeline.exit_with_stdin()
     server = Server(args)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(os.path.join(args.tls_dir, "server.pem"), os.path.join(args.tls_dir, "server.key"))
