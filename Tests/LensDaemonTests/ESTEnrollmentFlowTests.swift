@@ -82,8 +82,9 @@ final class ESTEnrollmentFlowTests: XCTestCase {
     private var installedChain: Bool { FileManager.default.fileExists(atPath: tmp.file("state/enrollment/chain.pem").path) }
 
     /// First start: enrolled with no manual step; a photo signed by the EST-issued serial; at
-    /// renew-before lensd re-enrolls by itself with a new key and photos carry the new serial;
-    /// a restart keeps the renewed certificate and asks the server nothing.
+    /// renew-before lensd re-enrolls by itself with a new key and photos carry the new serial; a
+    /// recording spanning the switch is signed by one certificate, the renewed one; a restart
+    /// keeps the renewed certificate and asks the server nothing.
     func testEnrollsByItselfRenewsWithANewKeyAndKeepsTheRenewalAcrossARestart() throws {
         try startDaemon()
         try waitUntilEnrolled()
@@ -96,6 +97,12 @@ final class ESTEnrollmentFlowTests: XCTestCase {
         XCTAssertEqual(try estState()["next_attempt"]?.uint64Value, renewAfter, "the next attempt is the renewal")
         let firstKey = try XCTUnwrap(deviceKey)
 
+        // A recording under way while the certificate changes.
+        let member = lensd.client(uid: try TestUsers.uid(TestUsers.member))
+        let session = try member.claimedSession()
+        try member.set(session, "CameraMode", .string("video"))
+        try member.call(session, "StartVideoCapture")
+
         // 5-minute certificates, renew-before 270 s: due 30 s after issue.
         let started = Date()
         try followRealTime("the renewal") {
@@ -103,6 +110,15 @@ final class ESTEnrollmentFlowTests: XCTestCase {
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 90)
         XCTAssertNil(try estState()["last_error"])
+        XCTAssertEqual(try member.get(session, "IsRecordingVideo").boolValue, true, "the recording went on through the renewal")
+        try member.call(session, "StopVideoCapture")
+        let recorded = try member.waitForSignal("VideoSigned", path: session, timeout: .seconds(60))
+        let video = tmp.file("spanning.mp4")
+        try member.fetchResult(try XCTUnwrap(recorded.arguments.first?.stringValue), in: session, to: video)
+        let videoVerdict = try ReferenceValidator.assertTrusted(video, anchors: [server.ca.root])
+        // Signed once, at its end, by the certificate current then: the renewed one.
+        XCTAssertEqual(videoVerdict.signatureInfo?.certSerialNumber, server.issuedSerials[1])
+        member.disconnect()
         XCTAssertEqual(server.requests.filter { $0.operation == "simplereenroll" }.map(\.status), [200])
         XCTAssertEqual(server.count("simpleenroll"), 1, "the renewal is authenticated by the certificate, not the credential")
         XCTAssertEqual(try enrollmentState(), "enrolled")
