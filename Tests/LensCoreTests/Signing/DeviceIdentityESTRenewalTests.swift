@@ -53,19 +53,22 @@ final class DeviceIdentityESTRenewalTests: XCTestCase {
 
     private var nextKeyExists: Bool { FileManager.default.fileExists(atPath: enrollment.appendingPathComponent("device.next.key").path) }
 
-    func testACrashAfterTheChainWasInstalledFinishesTheSwitch() throws {
+    /// Loads the identity after a crash in which the chain certified the waiting key (or the old
+    /// one): enrolled, with the certified key as device.key and no key left waiting.
+    private func assertLoadKeepsTheCertifiedKey(chainCertifiesNextKey: Bool, file: StaticString = #filePath, line: UInt = #line) throws {
         let old = try PrivateKey.generate(.p256), next = try PrivateKey.generate(.p256)
-        let identity = DeviceIdentity.load(try stateAfterCrash(old: old, next: next, certified: next))
-        XCTAssertEqual(identity.state, .enrolled, identity.problem ?? "")
-        XCTAssertEqual(try storedKey().publicKey, next.publicKey)
-        XCTAssertFalse(nextKeyExists)
+        let certified = chainCertifiesNextKey ? next : old
+        let identity = DeviceIdentity.load(try stateAfterCrash(old: old, next: next, certified: certified))
+        XCTAssertEqual(identity.state, .enrolled, identity.problem ?? "", file: file, line: line)
+        XCTAssertEqual(try storedKey().publicKey, certified.publicKey, file: file, line: line)
+        XCTAssertFalse(nextKeyExists, file: file, line: line)
+    }
+
+    func testACrashAfterTheChainWasInstalledFinishesTheSwitch() throws {
+        try assertLoadKeepsTheCertifiedKey(chainCertifiesNextKey: true)
     }
 
     func testACrashBeforeTheInstallKeepsTheOldKeyAndDropsTheWaitingOne() throws {
-        let old = try PrivateKey.generate(.p256), next = try PrivateKey.generate(.p256)
-        let identity = DeviceIdentity.load(try stateAfterCrash(old: old, next: next, certified: old))
-        XCTAssertEqual(identity.state, .enrolled, identity.problem ?? "")
-        XCTAssertEqual(try storedKey().publicKey, old.publicKey)
-        XCTAssertFalse(nextKeyExists)
+        try assertLoadKeepsTheCertifiedKey(chainCertifiesNextKey: false)
     }
 }
