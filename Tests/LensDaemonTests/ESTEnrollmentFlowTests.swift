@@ -110,7 +110,8 @@ final class ESTEnrollmentFlowTests: ESTFlowTestCase {
     }
 
     /// /cacerts not leading to org-trust-anchor, a TLS certificate not from est-ca, a leaf issued
-    /// for another key, a credential file others can read: each refused and named; nothing is installed.
+    /// for another key, a chain not leading to the anchor, the CA's refusal, a credential file
+    /// others can read: each refused and named; nothing is installed.
     func testAnswersThatDoNotFitAreRefusedAndNothingIsInstalled() throws {
         try server.set(.foreignCACertificates)
         try startDaemon()
@@ -127,11 +128,21 @@ final class ESTEnrollmentFlowTests: ESTFlowTestCase {
         _ = try waitForError("does not belong")
         XCTAssertEqual(server.count("simpleenroll"), 1)
 
+        try server.set(.foreignIssuer)
+        try startDaemon()
+        _ = try waitForError("does not lead to the trust anchor")
+        XCTAssertEqual(server.count("simpleenroll"), 2)
+
+        // The CA's refusal, with the first line of its answer.
+        try server.set(.error)
+        try startDaemon()
+        _ = try waitForError("the EST server refused the request (HTTP 500): CA offline for maintenance")
+
         // A credential others may read is not sent.
         try server.set(.ok)
         try startDaemon(credentialMode: 0o644)
         _ = try waitForError("est-credential-file \(tmp.file("est-credential").path) must be owned by root and unreadable by other users")
-        XCTAssertEqual(server.count("simpleenroll"), 1)
+        XCTAssertEqual(server.count("simpleenroll"), 2)
 
         XCTAssertEqual(try enrollmentState(), "missing")
         XCTAssertFalse(installedChain)

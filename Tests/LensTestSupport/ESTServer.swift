@@ -11,6 +11,7 @@ public final class ESTServer {
         case ok, error
         case foreignCACertificates = "foreign-cacerts"
         case otherKey = "other-key"
+        case foreignIssuer = "foreign-issuer"
     }
 
     /// One answered request, from the server's log.

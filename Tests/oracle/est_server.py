@@ -27,6 +27,7 @@ it), which the tests read.
 --mode-file: read before every answer, so a test can turn the server hostile while it runs:
 "ok" (or no file); "foreign-cacerts" (/cacerts sends a root that is not the organization's);
 "other-key" (the certificate is issued for a key the server makes, not the request's);
+"foreign-issuer" (the certificate is issued by a root that is not the organization's);
 "error" (HTTP 500 with a two-line body).
 --exit-with-stdin: exit when stdin reaches its end (the test holding the pipe is gone).
 """
@@ -92,8 +93,13 @@ class Server:
             start = (now - datetime.timedelta(minutes=1)).strftime("%Y%m%d%H%M%SZ")
             end = (now + datetime.timedelta(minutes=self.args.minutes)).strftime("%Y%m%d%H%M%SZ")
             config = os.path.join(self.args.ca_dir, "ca.cnf")
-            run(["openssl", "ca", "-batch", "-notext", "-config", config, "-extensions", "est", "-in", name + ".csr",
-                 "-out", name + ".pem", "-startdate", start, "-enddate", end])
+            if self.mode() == "foreign-issuer":
+                run(["openssl", "x509", "-req", "-in", name + ".csr", "-CA", self.foreign_root,
+                     "-CAkey", os.path.join(self.work, "foreign-root.key"), "-set_serial", str(int.from_bytes(os.urandom(8), "big")),
+                     "-days", "1", "-extfile", config, "-extensions", "est", "-out", name + ".pem"])
+            else:
+                run(["openssl", "ca", "-batch", "-notext", "-config", config, "-extensions", "est", "-in", name + ".csr",
+                     "-out", name + ".pem", "-startdate", start, "-enddate", end])
             serial_hex = run(["openssl", "x509", "-in", name + ".pem", "-noout", "-serial"]).decode().strip().split("=")[1]
             serial = str(int(serial_hex, 16))
             return certs_only([name + ".pem"]), serial
@@ -107,6 +113,8 @@ def handler(server):
             pass
 
         def answer(self, status, body=b"", content_type="text/plain", serial=None, headers=()):
+            # Logged before it is sent: once lensd has the answer, the log has its line.
+            server.record(f"{self.command} {self.path.removeprefix(PREFIX)} {status}" + (f" {serial}" if serial else ""))
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             if content_type == "application/pkcs7-mime":
@@ -116,7 +124,6 @@ def handler(server):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
-            server.record(f"{self.command} {self.path.removeprefix(PREFIX)} {status}" + (f" {serial}" if serial else ""))
 
         def do_GET(self):
             if self.path != PREFIX + "cacerts":
