@@ -2,7 +2,8 @@ import Foundation
 import LensCrypto
 
 /// The client side of EST (RFC 7030) over libcurl: TLS verified against `est-ca` (or the system
-/// store), redirects never followed. Blocking: run it on a worker thread.
+/// store), redirects never followed. Blocking: run it on a worker thread. /csrattrs is not asked:
+/// lensd cannot honour arbitrary attributes, and the CA decides what it issues anyway.
 public struct ESTClient: Sendable {
     /// `https://HOST[:PORT]/.well-known/est`, optionally followed by `/LABEL`.
     public var baseURL: String
@@ -23,16 +24,6 @@ public struct ESTClient: Sendable {
         try certificates(of: try exchange("cacerts"), what: "/cacerts")
     }
 
-    /// GET /csrattrs (§4.5): the attributes the CA asks for (DER), nil when it asks for none.
-    public func requestAttributes() throws(ESTFailure) -> [UInt8]? {
-        let answer = try exchange("csrattrs")
-        switch answer.status {
-        case 200: return answer.body
-        case 204, 404, 501: return nil
-        default: throw Self.refusal(answer, what: "the request for /csrattrs")
-        }
-    }
-
     /// POST /simpleenroll (§4.2.1) with HTTP Basic `user:password`.
     public func enroll(_ requestDER: [UInt8], credential: String) throws(ESTFailure) -> [Certificate] {
         let authorization = "Authorization: Basic " + Data(credential.utf8).base64EncodedString()
@@ -47,7 +38,7 @@ public struct ESTClient: Sendable {
 
     private func issued(_ answer: CurlTransfer.Answer, what credential: String) throws(ESTFailure) -> [Certificate] {
         switch answer.status {
-        case 202: throw .pending(retryAfter: nil)
+        case 202: throw .pending
         case 401: throw .credentialRefused(credential)
         default: return try certificates(of: answer, what: "the issued certificate")
         }

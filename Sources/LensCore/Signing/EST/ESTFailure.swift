@@ -8,8 +8,8 @@ public enum ESTFailure: Error, Equatable, CustomStringConvertible, Sendable {
     case credentialRefused(String)
     /// Another 4xx/5xx, with the first line of the body the CA sent.
     case caRefused(status: Int, firstLine: String)
-    /// HTTP 202: the request waits for a CA operator (RFC 7030 §4.2.3); asked again later.
-    case pending(retryAfter: Int?)
+    /// HTTP 202: the request waits for a CA operator (RFC 7030 §4.2.3); asked again after the backoff.
+    case pending
     /// An answer lensd does not accept: not certs-only, /cacerts not leading to org-trust-anchor,
     /// an issued chain that does not fit the device key or the anchor.
     case refusedAnswer(String)
@@ -22,7 +22,7 @@ public enum ESTFailure: Error, Equatable, CustomStringConvertible, Sendable {
         case .tlsRefused(let why): "TLS with the EST server failed (est-ca): \(why)"
         case .credentialRefused(let what): "the EST server refused \(what) (HTTP 401)"
         case .caRefused(let status, let line): "the EST server refused the request (HTTP \(status))\(line.isEmpty ? "" : ": \(line)")"
-        case .pending(let after): "the EST server holds the request for approval (HTTP 202\(after.map { ", retry after \($0) s" } ?? ""))"
+        case .pending: "the EST server holds the request for approval (HTTP 202)"
         case .refusedAnswer(let why): "the EST answer was refused: \(why)"
         case .local(let why): why
         }
