@@ -15,6 +15,9 @@ public struct LensStatus: Sendable, Equatable {
     public var cameraHolder: String?
     /// The per-user caps on stored results; storing past them deletes the oldest.
     public var resultLimits: LensResultLimits
+    /// How enrollment over EST goes (`enrollment = est`); nil with other enrollments, or before
+    /// the first attempt.
+    public var est: LensESTStatus?
 
     init(_ fields: Fields) throws(LensClientError) {
         version = try fields.string("Version")
@@ -27,6 +30,23 @@ public struct LensStatus: Sendable, Equatable {
         let holder = try fields.string("CameraHolder")
         cameraHolder = holder.isEmpty ? nil : holder
         resultLimits = try LensResultLimits(try fields.nested("ResultLimits"))
+        // Absent from a daemon older than EST enrollment.
+        let est = try? fields.nested("ESTState")
+        self.est = est.flatMap { $0.isEmpty ? nil : LensESTStatus($0) }
+    }
+}
+
+/// Manager.ESTState: when lensd last asked its EST server, when it asks next, and why the last
+/// attempt gave no certificate (nil after a success).
+public struct LensESTStatus: Sendable, Equatable {
+    public var lastAttempt: Date?
+    public var nextAttempt: Date?
+    public var lastError: String?
+
+    init(_ fields: Fields) {
+        lastAttempt = fields.optionalDate("last_attempt")
+        nextAttempt = fields.optionalDate("next_attempt")
+        lastError = fields.optionalString("last_error")
     }
 }
 

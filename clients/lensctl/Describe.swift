@@ -12,6 +12,14 @@ enum Describe {
         return expiry + " — due for renewal: it expires in \(days) day\(days == 1 ? "" : "s") (see lensd(8), renew-before)"
     }
 
+    /// One line on enrollment over EST: what the last attempt met, and when lensd asks next.
+    static func est(_ est: LensESTStatus) -> String {
+        let next = est.nextAttempt.map { "next attempt \(Output.iso8601($0))" } ?? "attempt under way"
+        guard let error = est.lastError else { return "est: \(next)" }
+        let last = est.lastAttempt.map { " at \(Output.iso8601($0))" } ?? ""
+        return "est: waiting — last attempt\(last): \(error); \(next)"
+    }
+
     /// An enrolled certificate within lensd's renew-before of its expiry.
     static func renewalIsDue(_ status: LensStatus, now: Date = Date()) -> Bool {
         guard status.enrollmentState == "enrolled", let renewAfter = status.certificateRenewAfter else { return false }

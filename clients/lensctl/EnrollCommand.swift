@@ -19,7 +19,8 @@ enum EnrollCommand: Command {
     install  installs the chain the organization's CA issued (leaf first, then intermediates);
              lensd refuses it, changing nothing, unless it certifies the device key, meets the
              C2PA signing-certificate profile, is valid now and leads to org-trust-anchor.
-    status   the enrollment state and the certificate's expiry.
+    status   the enrollment state and the certificate's expiry; with enrollment = est, also
+             what lensd's last EST attempt met and when it tries again.
     """
 
     static func run(_ argv: [String]) throws -> ExitCode {
@@ -49,9 +50,10 @@ enum EnrollCommand: Command {
             if args.json {
                 Output.json(EnrollmentStatusJSON(enrollment_state: status.enrollmentState, certificate_not_after: status.certificateNotAfter,
                                                  certificate_renew_after: status.certificateRenewAfter,
-                                                 renewal_due: Describe.renewalIsDue(status)))
+                                                 renewal_due: Describe.renewalIsDue(status), est: status.est.map(ESTStatusJSON.init)))
             } else {
                 Output.line("enrollment: \(status.enrollmentState)\(Describe.certificateExpiry(status))")
+                if let est = status.est { Output.line(Describe.est(est)) }
             }
         default:
             throw CommandFailure(.usage, "unknown enroll step \(step); use request, install or status")
@@ -102,4 +104,17 @@ struct EnrollmentStatusJSON: Encodable {
     var certificate_not_after: Date?
     var certificate_renew_after: Date?
     var renewal_due: Bool
+    var est: ESTStatusJSON?
+}
+
+struct ESTStatusJSON: Encodable {
+    var last_attempt: Date?
+    var next_attempt: Date?
+    var last_error: String?
+
+    init(_ status: LensESTStatus) {
+        last_attempt = status.lastAttempt
+        next_attempt = status.nextAttempt
+        last_error = status.lastError
+    }
 }
