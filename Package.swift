@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "LensContract"),
         .target(name: "LensCrypto", dependencies: ["COpenSSL"]),
         .target(name: "C2PA", dependencies: ["LensCrypto", "LensSystem"]),
-        .target(name: "LensBus", dependencies: ["CSystemd"]),
+        .target(name: "LensBus", dependencies: ["CSystemd", "LensSystem"]),
         // JPEG decoding, encoding and scaling over libturbojpeg: its own module so that lensctl gets
         // it without LensCore's libraries (curl, gps, v4l2, openh264), which cost its start-up ~6 ms.
         .target(name: "LensImaging", dependencies: ["CTurboJPEG"]),
@@ -59,7 +59,7 @@ let package = Package(
                           path: "clients/lensctl"),
         .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace"]),
         // The daemon's core is a library so that its state machine and flows are tested without a bus.
-        .target(name: "LensDaemon", dependencies: ["LensCore", "LensBus", "LensContract", "C2PA", "LensCrypto", "LensFace"]),
+        .target(name: "LensDaemon", dependencies: ["LensCore", "LensBus", "LensContract", "LensSystem", "C2PA", "LensCrypto", "LensFace"]),
         // Relative relocations packed (DT_RELR, glibc ≥ 2.36): the table the loader reads once
         // shrinks from 1.8 MB to a few KB, and so does what of it stays resident.
         .executableTarget(name: "lensd", dependencies: ["LensDaemon"],

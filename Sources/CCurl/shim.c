@@ -98,6 +98,11 @@ CURLcode lens_curl_set_size(CURL *curl, CURLoption option, long long value) {
     return api.easy_setopt(curl, option, (curl_off_t)value);
 }
 
+CURLcode lens_curl_set_blob(CURL *curl, CURLoption option, const void *data, size_t length) {
+    struct curl_blob blob = {.data = (void *)data, .len = length, .flags = CURL_BLOB_COPY};
+    return api.easy_setopt(curl, option, &blob);
+}
+
 CURLcode lens_curl_set_headers(CURL *curl, struct curl_slist *headers) {
     return api.easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
 }

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import LensSystem
 
 /// Reads BusValues out of an sd_bus_message, driven by the message's own signature
 /// (sd-bus's read functions are variadic and cannot be called from Swift).
@@ -47,7 +48,7 @@ struct MessageReader {
         do {
             return try body(&self)
         } catch {
-            for fd in duplicatedFDs { close(fd) }
+            for fd in duplicatedFDs { try? FileDescriptor(adopting: fd).close() }
             throw error
         }
     }

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import LensSystem
 import Synchronization
 
 /// Work other threads hand to the loop: a locked queue plus an eventfd the loop watches.
@@ -7,22 +8,21 @@ import Synchronization
 final class PostedWork: @unchecked Sendable {  // `source` belongs to the loop thread
     // `queue` is locked and `eventFD` is only written from other threads.
     private let queue = Mutex<[@Sendable () -> Void]>([])
-    private let eventFD: Int32
+    /// Closed with this object, after the loop detached its source.
+    private let eventFD: FileDescriptor
     private var source: OpaquePointer?
 
     init(event: OpaquePointer) throws {
-        eventFD = lens_eventfd_open()
-        guard eventFD >= 0 else { throw BusError(errno: -errno, "creating an eventfd") }
+        let raw = lens_eventfd_open()
+        guard raw >= 0 else { throw BusError(errno: -errno, "creating an eventfd") }
+        eventFD = FileDescriptor(adopting: raw)
         var source: OpaquePointer?
         // Unretained: the loop owns this object and detaches the source before releasing it.
-        let result = sd_event_add_io(event, &source, eventFD, UInt32(EPOLLIN.rawValue), { _, _, _, userdata in
+        let result = sd_event_add_io(event, &source, raw, UInt32(EPOLLIN.rawValue), { _, _, _, userdata in
             Unmanaged<PostedWork>.fromOpaque(userdata!).takeUnretainedValue().drain()
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())
-        guard result >= 0 else {
-            close(eventFD)
-            throw BusError(errno: result, "watching the eventfd")
-        }
+        guard result >= 0 else { throw BusError(errno: result, "watching the eventfd") }
         self.source = source
     }
 
@@ -30,18 +30,17 @@ final class PostedWork: @unchecked Sendable {  // `source` belongs to the loop t
         queue.withLock { $0.append(work) }
         var one: UInt64 = 1
         // Fails only with EAGAIN when the counter is saturated, i.e. a wake-up is pending anyway.
-        _ = write(eventFD, &one, MemoryLayout<UInt64>.size)
+        _ = try? withUnsafeBytes(of: &one) { (bytes) throws(Errno) in try eventFD.write(bytes) }
     }
 
     /// Called from the loop's deinit, while the event loop is still alive.
     func detach() {
         source = sd_event_source_disable_unref(source)
-        close(eventFD)
     }
 
     private func drain() {
         var counter: UInt64 = 0
-        _ = read(eventFD, &counter, MemoryLayout<UInt64>.size)
+        _ = try? withUnsafeMutableBytes(of: &counter) { (bytes) throws(Errno) in try eventFD.read(into: bytes) }
         let work = queue.withLock { queue in
             defer { queue.removeAll() }
             return queue

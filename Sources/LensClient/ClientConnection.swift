@@ -137,6 +137,9 @@ final class ClientConnection: @unchecked Sendable {  // `bus` and `registrations
         }
     }
 
+    /// Running, and neither closed nor lost: calls can still reach lensd.
+    var isUsable: Bool { state.withLock { $0.phase == .running && $0.lost == nil } }
+
     /// On the loop thread: the bus or lensd went away. Pending and later calls fail with `reason`.
     private func markLost(_ reason: LensClientError) {
         state.withLock { state in

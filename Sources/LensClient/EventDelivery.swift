@@ -7,24 +7,49 @@ import LensContract
 final class EventDelivery: @unchecked Sendable {  // state behind `lock`: a Mutex could not take the app's non-Sendable delegate
     let events: AsyncStream<LensEvent>
     private let continuation: AsyncStream<LensEvent>.Continuation
-    private let queue: DispatchQueue
+    /// Serial, targeting the delegate's queue; replaced by `configure` (under `lock`).
+    private var queue: DispatchQueue
     private let lock = NSLock()
     private weak var currentDelegate: (any LensCameraDelegate)?
     private weak var camera: LensCamera?
     private var finished = false
+    /// For a camera made to hold them (`sharedInstance`), the events that came while no delegate
+    /// had been set yet: the first delegate gets them. Otherwise, and from then on, nil.
+    private var undelivered: [LensEvent]?
     /// Control calls lensd answered with an error: its Failed signal, which follows the answer,
     /// belongs to that control.
     private var failedControls: [(control: LensControl, error: LensClientError)] = []
 
-    init(delegate: (any LensCameraDelegate)?, queue delegateQueue: DispatchQueue) {
+    init(delegate: (any LensCameraDelegate)?, queue delegateQueue: DispatchQueue, holdingEvents: Bool) {
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         queue = DispatchQueue(label: "lensclient.delegate", target: delegateQueue)
         currentDelegate = delegate
+        if delegate == nil && holdingEvents { undelivered = [] }
     }
 
     var delegate: (any LensCameraDelegate)? {
         get { lock.withLock { currentDelegate } }
-        set { lock.withLock { currentDelegate = newValue } }
+        set { lock.withLock { adopt(newValue) } }
+    }
+
+    /// A new delegate and queue: calls already queued still run on the old queue, in order, before
+    /// any on the new one, which waits suspended until the old one has run them.
+    func configure(delegate: any LensCameraDelegate, queue delegateQueue: DispatchQueue) {
+        lock.withLock {
+            let next = DispatchQueue(label: "lensclient.delegate", target: delegateQueue)
+            next.suspend()
+            queue.async { next.resume() }
+            queue = next
+            adopt(delegate)
+        }
+    }
+
+    /// Under `lock`: the first delegate also gets the events that waited for one.
+    private func adopt(_ delegate: (any LensCameraDelegate)?) {
+        currentDelegate = delegate
+        guard delegate != nil, let waiting = undelivered else { return }
+        undelivered = nil
+        for event in waiting { queue.async { self.callDelegate(with: event) } }
     }
 
     /// The camera that fetches a signed photo before `didGenerateTruepic`.
@@ -50,7 +75,9 @@ final class EventDelivery: @unchecked Sendable {  // state behind `lock`: a Mute
         }) else { return }
         continuation.yield(event)
         if isLast { continuation.finish() }
-        queue.async { self.callDelegate(with: event) }
+        lock.withLock {
+            if undelivered != nil { undelivered?.append(event) } else { queue.async { self.callDelegate(with: event) } }
+        }
     }
 
     /// A Failed with the error a control call was just answered with is that control's.
@@ -71,34 +98,34 @@ final class EventDelivery: @unchecked Sendable {  // state behind `lock`: a Mute
     private func callDelegate(with event: LensEvent) {
         guard let delegate else { return }
         switch event {
-        case .initialCaptureFinished(let name, let thumbnail): delegate.didGenerateThumbnail(thumbnail, name: name)
+        case .initialCaptureFinished(let name, let thumbnail): delegate.lensCameraDidFinishInitialCapture(name, thumbnail)
         case .photoSigned(let name, let info):
             guard let camera = lock.withLock({ camera }) else { return }
             do {
                 delegate.didGenerateTruepic(try camera.fetchResult(name), name: name, info: info)
             } catch {
-                delegate.didFailWithError(error)
+                delegate.lensCameraDidFailWithError(error)
             }
-        case .captureDisabled(let reasons): delegate.captureDisabled(reasons: reasons)
-        case .captureEnabled: delegate.captureEnabled()
-        case .failed(let error): delegate.didFailWithError(error)
-        case .controlFailed(.zoom, let error): delegate.didChangeZoomFactor(nil, error: error)
-        case .controlFailed(.focus, let error): delegate.didFocusOnPoint(nil, error: error)
-        case .controlFailed(.camera, let error): delegate.didChangeCamera(nil, error: error)
-        case .controlFailed(.flashMode, let error): delegate.didChangeFlashMode(nil, error: error)
-        case .zoomFactorChanged(let factor): delegate.didChangeZoomFactor(factor, error: nil)
-        case .focusedOnPoint(let point): delegate.didFocusOnPoint(point, error: nil)
-        case .deviceChanged(let device): delegate.didChangeCamera(device, error: nil)
-        case .flashModeChanged(let mode): delegate.didChangeFlashMode(mode, error: nil)
-        case .subjectAreaChanged: delegate.subjectAreaDidChange()
+        case .captureDisabled(let reasons): delegate.lensCameraDidDisableCapture(for: Set(reasons))
+        case .captureEnabled: delegate.lensCameraDidEnableCapture()
+        case .failed(let error): delegate.lensCameraDidFailWithError(error)
+        case .controlFailed(.zoom, let error): delegate.lensCameraChangedZoomFactor(nil, error: error)
+        case .controlFailed(.focus, let error): delegate.lensCameraDidFocusOnPoint(nil, error: error)
+        case .controlFailed(.camera, let error): delegate.lensCameraDidChangeTo(nil, error: error)
+        case .controlFailed(.flashMode, let error): delegate.lensCameraDidSetFlashMode(nil, error: error)
+        case .zoomFactorChanged(let factor): delegate.lensCameraChangedZoomFactor(factor, error: nil)
+        case .focusedOnPoint(let point): delegate.lensCameraDidFocusOnPoint(point, error: nil)
+        case .deviceChanged(let device): delegate.lensCameraDidChangeTo(device, error: nil)
+        case .flashModeChanged(let mode): delegate.lensCameraDidSetFlashMode(mode, error: nil)
+        case .subjectAreaChanged: delegate.lensCameraSubjectAreaDidChange()
         case .locationChanged(let location): delegate.didUpdateLocation(location)
-        case .videoRecordingStarted: delegate.didStartRecordingVideo()
-        case .videoRecordingStopped: delegate.didStopRecordingVideo()
-        case .videoRecordingFailed(let error): delegate.didFailRecordingVideo(error)
+        case .videoRecordingStarted: delegate.lensCameraDidStartRecordingVideo()
+        case .videoRecordingStopped: delegate.lensCameraDidStopRecordingVideo()
+        case .videoRecordingFailed(let error): delegate.lensCameraVideoRecordingFailed(error: error)
         case .videoThumbnailGenerated(let name, let thumbnail, let duration):
-            delegate.didGenerateVideoThumbnail(thumbnail, name: name, duration: duration)
-        case .videoSigned(let name, let info): delegate.didGenerateTruepicVideo(name: name, info: info)
-        case .videoUnsigned(let name, let info): delegate.didGenerateUnsignedVideo(name: name, info: info)
+            delegate.lensCameraDidGenerateVideoThumnail(fileName: name, image: thumbnail, duration: duration)
+        case .videoSigned(let name, let info): delegate.didGenerateTruepicVideo(name: name, info: copied(name, info, for: delegate))
+        case .videoUnsigned(let name, let info): delegate.didGenerateUnsignedVideo(name: name, info: copied(name, info, for: delegate))
         case .resultUploaded(let name, let info): delegate.didUploadResult(name: name, info: info)
         case .uploadFailed(let name, let error, let message): delegate.didFailUploadingResult(name: name, error: error, message: message)
         case .resultEvicted(let name, let reason): delegate.didEvictResult(name: name, reason: reason)
@@ -108,5 +135,18 @@ final class EventDelivery: @unchecked Sendable {  // state behind `lock`: a Mute
         case .faceAutoCaptureFinished(let name, let detection): delegate.didFinishFaceAutoCapture(name: name, detection: detection)
         case .disconnected(let error): delegate.didDisconnect(error)
         }
+    }
+
+    /// A video's info with `fileURL`, once copied into the camera's videoDirectory (the SDK hands
+    /// its delegate a file); a copy that fails reaches the delegate as an error first.
+    private func copied(_ name: String, _ info: LensVideoInfo, for delegate: any LensCameraDelegate) -> LensVideoInfo {
+        guard let camera = lock.withLock({ camera }), let directory = camera.videoDirectory else { return info }
+        var copied = info
+        do {
+            copied.fileURL = try camera.copyVideo(name, into: directory)
+        } catch {
+            delegate.lensCameraDidFailWithError(.internal("could not copy the video \(name) into \(directory.path): \(error)"))
+        }
+        return copied
     }
 }

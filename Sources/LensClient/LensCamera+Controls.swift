@@ -30,16 +30,16 @@ extension LensCamera {
 
     /// Toggles between the back and the front camera, as the SDK does; returns the new one.
     /// `.unsupported` when there is no camera facing the other way, `.busy` while recording.
-    public func changeCamera() throws(LensClientError) -> LensDevice {
+    public func changeCamera() throws(LensClientError) -> LensCaptureDevice {
         let reply = try controlCall("ChangeCamera", .camera)
-        return try LensDevice(try Fields(reply.first, "ChangeCamera's device"))
+        return try LensCaptureDevice(try Fields(reply.first, "ChangeCamera's device"))
     }
 
     /// Switches to the camera at `path` (from `devices()`), external ones too, as the SDK's
     /// choice from its list of cameras; returns it. `.notFound` for a path lensd does not list.
-    public func changeCamera(to path: String) throws(LensClientError) -> LensDevice {
+    public func changeCamera(to path: String) throws(LensClientError) -> LensCaptureDevice {
         let reply = try controlCall("SelectCamera", .camera, [.string(path)])
-        return try LensDevice(try Fields(reply.first, "SelectCamera's device"))
+        return try LensCaptureDevice(try Fields(reply.first, "SelectCamera's device"))
     }
 
     /// Absolute zoom, 1 or more; clamped to the camera's maximum. Ends a pinch gesture.

@@ -9,15 +9,15 @@ extension LensCamera {
     }
 
     /// This session's state: whether capture is enabled and why not, location, current camera.
-    public func captureStatus() throws(LensClientError) -> LensCaptureStatus {
-        try LensCaptureStatus(try allProperties(path: sessionPath, interface: Lens1.sessionInterface))
+    public func captureStatus() throws(LensClientError) -> LensSessionStatus {
+        try LensSessionStatus(try allProperties(path: sessionPath, interface: Lens1.sessionInterface))
     }
 
     /// The camera in use; nil when lensd has none.
-    public var currentDevice: LensDevice? {
+    public var currentDevice: LensCaptureDevice? {
         get throws(LensClientError) {
             let fields = try Fields(try sessionProperty("CurrentDevice"), "CurrentDevice")
-            return fields.isEmpty ? nil : try LensDevice(fields)
+            return fields.isEmpty ? nil : try LensCaptureDevice(fields)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import LensBus
 import LensContract
 import LensSystem
+import Synchronization
 
 /// lensd's camera, as the mobile SDK's app object is: create one, start a capture session,
 /// begin captures, and receive the thumbnail and then the signed photo through the delegate
@@ -21,17 +22,29 @@ public final class LensCamera: Sendable {
     /// The D-Bus object path of this camera's session (for logs and busctl).
     public let sessionPath: String
     private let connection: ClientConnection
-    private let delivery: EventDelivery
+    let delivery: EventDelivery
+    /// What the app may change at any time (`videoDirectory`).
+    let settings = Mutex(Settings())
+
+    struct Settings {
+        var videoDirectory: URL? = FileManager.default.temporaryDirectory
+    }
 
     /// - Parameters:
     ///   - bus: `.system` where lensd is installed; `.address(...)` for a private bus.
     ///   - delegate: kept weakly, as delegates are; it can also be set later.
     ///   - delegateQueue: where delegate methods run. Events keep their order on any queue.
     ///   - audio: false records this session's videos without sound (OpenSession's `audio`).
-    public init(bus: BusAddress = .system, delegate: (any LensCameraDelegate)? = nil,
-                delegateQueue: DispatchQueue = .main, audio: Bool = true) throws(LensClientError) {
+    public convenience init(bus: BusAddress = .system, delegate: (any LensCameraDelegate)? = nil,
+                            delegateQueue: DispatchQueue = .main, audio: Bool = true) throws(LensClientError) {
+        try self.init(bus: bus, delegate: delegate, delegateQueue: delegateQueue, audio: audio, holdingEvents: false)
+    }
+
+    /// `holdingEvents`: without a delegate, events wait for the first one (`sharedInstance`).
+    init(bus: BusAddress, delegate: (any LensCameraDelegate)?, delegateQueue: DispatchQueue, audio: Bool,
+         holdingEvents: Bool) throws(LensClientError) {
         let connection = try ClientConnection(bus)
-        let delivery = EventDelivery(delegate: delegate, queue: delegateQueue)
+        let delivery = EventDelivery(delegate: delegate, queue: delegateQueue, holdingEvents: holdingEvents)
         // Subscribed before OpenSession, so no signal of the new session can slip by. lensd sends
         // session signals to their owner only, so every one that arrives is this session's.
         try connection.beforeStart { bus in
@@ -61,6 +74,9 @@ public final class LensCamera: Sendable {
         connection.close()
         delivery.finish()
     }
+
+    /// Calls can still reach lensd: not closed, connection not lost.
+    var isConnected: Bool { connection.isUsable }
 
     /// Receives every event; set it at any time. Kept weakly.
     public var delegate: (any LensCameraDelegate)? {

@@ -1,6 +1,11 @@
 import LensBus
 import LensContract
 
+/// The SDK's name for the error its delegate's `lensCameraDidFailWithError(_:)` receives. The cases
+/// are lensd's (the SDK's `internalError` is `.internal`, `enrollmentError` `.enrollment`,
+/// `timestampError` `.timestamp`, `cameraSessionFaled` `.cameraSessionFailed`), each with lensd's sentence.
+public typealias LensCameraError = LensClientError
+
 /// Everything a LensCamera call can fail with. The first cases mirror lensd's errors
 /// (`org.lensd.Lens1.Error.*`, LensContract's Lens1.ErrorName), mapped by their D-Bus name — never by errno, which
 /// plain sd-bus callers see as -EIO for every custom name. The last ones are the client's own.

@@ -10,7 +10,7 @@ public enum LensEvent: Sendable, Equatable {
     case initialCaptureFinished(name: String, thumbnail: Data)
     /// PhotoSigned: the signed photo is stored; `LensCamera.fetchResult(name)` hands out its bytes.
     case photoSigned(name: String, info: LensResultInfo)
-    case captureDisabled(reasons: [LensDisabledReason])
+    case captureDisabled(reasons: [LensCaptureStatus])
     case captureEnabled
     /// Failed: a capture (or its signing or storing) failed after BeginCapture had answered.
     case failed(LensClientError)
@@ -19,7 +19,7 @@ public enum LensEvent: Sendable, Equatable {
     case controlFailed(LensControl, LensClientError)
     case zoomFactorChanged(Double)
     case focusedOnPoint(LensPoint)
-    case deviceChanged(LensDevice)
+    case deviceChanged(LensCaptureDevice)
     case flashModeChanged(LensFlashMode)
     /// After a manual focus: the scene changed enough that the focus point may be stale.
     case subjectAreaChanged
@@ -110,7 +110,7 @@ public enum LensEvent: Sendable, Equatable {
                 self = .photoSigned(name: name, info: try LensResultInfo(try Fields(a[1], "PhotoSigned info")))
             case .captureDisabled:
                 guard let reasons = a[0].stringArrayValue else { return nil }
-                self = .captureDisabled(reasons: reasons.map(LensDisabledReason.init(rawValue:)))
+                self = .captureDisabled(reasons: reasons.map(LensCaptureStatus.init(rawValue:)))
             case .captureEnabled:
                 self = .captureEnabled
             case .failed:
@@ -123,7 +123,7 @@ public enum LensEvent: Sendable, Equatable {
                 guard let x = a[0].doubleValue, let y = a[1].doubleValue else { return nil }
                 self = .focusedOnPoint(LensPoint(x: x, y: y))
             case .deviceChanged:
-                self = .deviceChanged(try LensDevice(try Fields(a[0], "DeviceChanged")))
+                self = .deviceChanged(try LensCaptureDevice(try Fields(a[0], "DeviceChanged")))
             case .flashModeChanged:
                 guard let mode = a[0].stringValue.flatMap(LensFlashMode.init(rawValue:)) else { return nil }
                 self = .flashModeChanged(mode)

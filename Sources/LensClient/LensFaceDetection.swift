@@ -4,9 +4,10 @@ import LensContract
 import LensFace
 
 /// An instruction of the face auto-capture (`face_too_far`, …). `localizedText(_:)` gives its
-/// text from lensd's gettext catalogs, an app's `localizationDictionary` overriding any key:
-/// `instruction.localizedText(FaceLocalization.forEnvironment(localeDirectories: […],
-/// localizationDictionary: ["face_too_far": "Come closer"]).localization)`.
+/// text from lensd's gettext catalogs, or with `useLocalizationDictionary` from the app's own
+/// dictionary, keyed as the face library keys it (`localizationKey`):
+/// `instruction.localizedText(FaceLocalization(localizationDictionary:
+/// ["dot.face_lite_auto_capture.instruction.face_too_far": "Come closer"], useLocalizationDictionary: true))`.
 public typealias LensFaceInstruction = FaceInstruction
 public typealias LensFaceLocalization = FaceLocalization
 

@@ -82,7 +82,7 @@ private final class PipeReader: Sendable {
                 state.reading = false
                 return state.released
             }
-            if close { Glibc.close(fd) }
+            if close { try? FileDescriptor(adopting: fd).close() }
         }
         thread.name = "lensclient-preview"
         thread.start()
@@ -94,7 +94,7 @@ private final class PipeReader: Sendable {
             state.released = true
             return !state.reading
         }
-        if close { Glibc.close(fd) }
+        if close { try? FileDescriptor(adopting: fd).close() }
     }
 
     /// Until the end of the stream (nil) or an error.
@@ -151,7 +151,7 @@ extension LensCamera {
                                            framing: try fields.string("framing"))
             return LensPreview(camera: self, fd: fd, format: format)
         } catch {
-            Glibc.close(fd)
+            try? FileDescriptor(adopting: fd).close()
             throw error
         }
     }

@@ -15,6 +15,9 @@ public struct LensStatus: Sendable, Equatable {
     public var cameraHolder: String?
     /// The per-user caps on stored results; storing past them deletes the oldest.
     public var resultLimits: LensResultLimits
+    /// How enrollment over EST goes (`enrollment = est`); nil with other enrollments, or before
+    /// the first attempt.
+    public var est: LensESTStatus?
 
     init(_ fields: Fields) throws(LensClientError) {
         version = try fields.string("Version")
@@ -27,22 +30,40 @@ public struct LensStatus: Sendable, Equatable {
         let holder = try fields.string("CameraHolder")
         cameraHolder = holder.isEmpty ? nil : holder
         resultLimits = try LensResultLimits(try fields.nested("ResultLimits"))
+        // Absent from a daemon older than EST enrollment.
+        let est = try? fields.nested("ESTState")
+        self.est = est.flatMap { $0.isEmpty ? nil : LensESTStatus($0) }
     }
 }
 
-/// Why capture is disabled. A struct rather than an enum: later daemons add reasons
-/// ("timestamp"), and a client must still show them.
-public struct LensDisabledReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+/// Manager.ESTState: when lensd last asked its EST server, when it asks next, and why the last
+/// attempt gave no certificate (nil after a success).
+public struct LensESTStatus: Sendable, Equatable {
+    public var lastAttempt: Date?
+    public var nextAttempt: Date?
+    public var lastError: String?
+
+    init(_ fields: Fields) {
+        lastAttempt = fields.optionalDate("last_attempt")
+        nextAttempt = fields.optionalDate("next_attempt")
+        lastError = fields.optionalString("last_error")
+    }
+}
+
+/// Why capture is disabled: the SDK's `LensCaptureStatus`, whose set
+/// `lensCameraDidDisableCapture(for:)` receives. A struct rather than the SDK's enum: later
+/// daemons add reasons ("timestamp"), and a client must still show them.
+public struct LensCaptureStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let enrollment = LensDisabledReason(rawValue: "enrollment")
-    public static let camera = LensDisabledReason(rawValue: "camera")
-    public static let location = LensDisabledReason(rawValue: "location")
-    public static let storage = LensDisabledReason(rawValue: "storage")
-    public static let timestamp = LensDisabledReason(rawValue: "timestamp")
+    public static let enrollment = LensCaptureStatus(rawValue: "enrollment")
+    public static let camera = LensCaptureStatus(rawValue: "camera")
+    public static let location = LensCaptureStatus(rawValue: "location")
+    public static let storage = LensCaptureStatus(rawValue: "storage")
+    public static let timestamp = LensCaptureStatus(rawValue: "timestamp")
     /// audio = on and the audio device cannot capture.
-    public static let microphone = LensDisabledReason(rawValue: "microphone")
+    public static let microphone = LensCaptureStatus(rawValue: "microphone")
 
     public var description: String { rawValue }
 }
@@ -51,29 +72,29 @@ public enum LensCameraMode: String, Sendable, CaseIterable {
     case photo, video
 }
 
-/// This camera's session as lensd sees it (the Session's properties).
-public struct LensCaptureStatus: Sendable, Equatable {
+/// This camera's session as lensd sees it (the Session's properties; lensd's, no SDK counterpart).
+public struct LensSessionStatus: Sendable, Equatable {
     public var captureEnabled: Bool
-    public var disabledReasons: [LensDisabledReason]
+    public var disabledReasons: [LensCaptureStatus]
     /// What each reason means now, in words (e.g. for location: gpsd unreachable at HOST:PORT,
     /// no fix yet, or a fix coarser than the threshold). Empty from a daemon that does not say.
-    public var disabledReasonDetails: [LensDisabledReason: String]
+    public var disabledReasonDetails: [LensCaptureStatus: String]
     /// The session's threshold in metres: a fix less accurate than this does not count.
     public var maximumLocationAccuracy: Double
     public var location: LensLocation?
     public var cameraMode: LensCameraMode
     /// nil when lensd has no camera.
-    public var currentDevice: LensDevice?
+    public var currentDevice: LensCaptureDevice?
 
     init(_ fields: Fields) throws(LensClientError) {
         captureEnabled = try fields.bool("CaptureEnabled")
-        disabledReasons = try fields.strings("DisabledReasons").map(LensDisabledReason.init(rawValue:))
+        disabledReasons = try fields.strings("DisabledReasons").map(LensCaptureStatus.init(rawValue:))
         disabledReasonDetails = Dictionary(uniqueKeysWithValues: (fields.optionalStringDictionary("DisabledReasonDetails") ?? [:])
-            .map { (LensDisabledReason(rawValue: $0.key), $0.value) })
+            .map { (LensCaptureStatus(rawValue: $0.key), $0.value) })
         maximumLocationAccuracy = try fields.double("MaximumLocationAccuracy")
         location = try LensLocation(try fields.nested("Location"))
         cameraMode = try fields.wire("CameraMode", as: LensCameraMode.self)
         let device = try fields.nested("CurrentDevice")
-        currentDevice = device.isEmpty ? nil : try LensDevice(device)
+        currentDevice = device.isEmpty ? nil : try LensCaptureDevice(device)
     }
 }

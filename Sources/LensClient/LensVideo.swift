@@ -27,6 +27,9 @@ public struct LensVideoInfo: Sendable, Equatable {
     /// `video-max-bytes`, `max-result-bytes-per-user`, or `min-free-bytes` for the owner's share
     /// of the free space above it); nil when it was stopped.
     public var limit: String?
+    /// Where LensClient copied the video for the delegate (`LensCamera.videoDirectory`); nil in
+    /// `events` and when there is no videoDirectory.
+    public var fileURL: URL?
 
     init(_ fields: Fields) throws(LensClientError) {
         size = try fields.uint64("size")

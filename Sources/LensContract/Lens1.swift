@@ -31,8 +31,8 @@ public enum Lens1 {
         case unsupported = "Unsupported"
         case captureDisabled = "CaptureDisabled"
 
-        /// In the contract, but not sent by this version of lensd.
-        public var isReserved: Bool { self == .locationPermissionDenied }
+        /// In the contract, but not sent by this version of lensd (none now).
+        public var isReserved: Bool { false }
 
         /// The whole D-Bus name, org.lensd.Lens1.Error.NAME.
         public var busName: String { Lens1.errorPrefix + rawValue }

@@ -6,6 +6,11 @@ public enum CertificateRequest {
     /// A PEM "CERTIFICATE REQUEST" for `subject`, with a subjectAltName of `dnsNames` when any are
     /// given, signed ecdsa-with-SHA256 by `key` (which must be on P-256).
     public static func make(subject: DistinguishedName, dnsNames: [String], key: any SigningKey) throws -> String {
+        PEM.encode(label: "CERTIFICATE REQUEST", der: try makeDER(subject: subject, dnsNames: dnsNames, key: key))
+    }
+
+    /// The same request as DER (what EST sends, base64-encoded).
+    public static func makeDER(subject: DistinguishedName, dnsNames: [String], key: any SigningKey) throws -> [UInt8] {
         let operation = "create certificate request for \(subject.oneLine)"
         guard key.publicKey.curve == .p256 else {
             throw CryptoError(operation: operation, reason: "the key is \(key.publicKey.typeName), not EC on P-256")
@@ -32,7 +37,7 @@ public enum CertificateRequest {
             ERR_clear_error()
             throw CryptoError(operation: operation, reason: "the signature does not verify with the key's public half")
         }
-        return PEM.encode(label: "CERTIFICATE REQUEST", der: try DER.encode(operation) { i2d_X509_REQ(request, $0) })
+        return try DER.encode(operation) { i2d_X509_REQ(request, $0) }
     }
 
     private static func addSubjectAltName(_ dnsNames: [String], to request: OpaquePointer, _ operation: String) throws {

@@ -37,4 +37,17 @@ enum DER {
             return object
         }
     }
+
+    /// As `decode`, for PKCS7, which Swift imports as a struct pointer: all bytes, nothing trailing.
+    static func decodePKCS7(_ der: [UInt8]) -> UnsafeMutablePointer<PKCS7>? {
+        der.withUnsafeBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            guard buffer.count > 0, let message = d2i_PKCS7(nil, &cursor, buffer.count) else { return nil }
+            guard cursor == buffer.baseAddress! + buffer.count else {
+                PKCS7_free(message)
+                return nil
+            }
+            return message
+        }
+    }
 }

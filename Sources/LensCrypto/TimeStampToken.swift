@@ -18,7 +18,7 @@ public final class TimeStampToken: Sendable {
     /// A TimeStampToken, or a whole TimeStampResp (what sigTst v1 writers stored): its token.
     public convenience init(der: [UInt8]) throws {
         guard !der.isEmpty else { throw CryptoError(operation: "parse time-stamp token", reason: "empty input") }
-        if let token = Self.decodeToken(der) {
+        if let token = DER.decodePKCS7(der) {
             try self.init(owning: token)
             return
         }
@@ -39,19 +39,6 @@ public final class TimeStampToken: Sendable {
             throw CryptoError(operation: operation, reason: "the time-stamp response holds no token")
         }
         try self.init(owning: copy)
-    }
-
-    /// As DER.decode, for a type Swift imports as a struct pointer: all bytes, nothing trailing.
-    private static func decodeToken(_ der: [UInt8]) -> UnsafeMutablePointer<PKCS7>? {
-        der.withUnsafeBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            guard let token = d2i_PKCS7(nil, &cursor, buffer.count) else { return nil }
-            guard cursor == buffer.baseAddress! + buffer.count else {
-                PKCS7_free(token)
-                return nil
-            }
-            return token
-        }
     }
 
     private init(owning token: UnsafeMutablePointer<PKCS7>) throws {

@@ -1,4 +1,5 @@
 import LensBus
+import LensContract
 import LensCore
 
 /// The capture conditions, computed from their sources — the signing identity, the cameras,
@@ -19,6 +20,8 @@ final class CaptureSources {
     private let sessions: Sessions
     private let manager: ManagerSignals
     private var locationLog = LocationLog()
+    /// The sessions were told of the refusal now in force (Failed LocationPermissionDenied).
+    private var announcedPermissionDenied = false
     private var lastLocationBroadcast: ContinuousClock.Instant
     /// What was last announced, to announce changes only.
     private var announcedCameraPresent: Bool
@@ -74,9 +77,16 @@ final class CaptureSources {
     /// Why there is no location source to wait for a fix from, if so.
     private var locationSourceProblem: String? {
         if case .connecting(let why)? = location?.status { return why }
+        if let why = locationPermissionProblem { return why }
         if location == nil, configuration.declaredLocation == nil, configuration.locationPolicy != .never {
             return "no location source (gpsd is set to none)"
         }
+        return nil
+    }
+
+    /// Why the system refuses lensd its location source (LocationPermissionDenied), if it does.
+    var locationPermissionProblem: String? {
+        if case .permissionDenied(let why)? = location?.status { return why }
         return nil
     }
 
@@ -124,6 +134,12 @@ final class CaptureSources {
 
     private func locationChanged() {
         if let status = location?.status { locationLog.note(status) }
+        // A refusal is an error of its own (the SDK's locationPermissionDenied), once as it begins.
+        let denied = locationPermissionProblem
+        if let denied, !announcedPermissionDenied {
+            for session in sessions.all { session.emit(.failed, [.string(Lens1.ErrorName.locationPermissionDenied.busName), .string(denied)]) }
+        }
+        announcedPermissionDenied = denied != nil
         refresh()
         // LocationChanged at most once a second.
         let now = clock.monotonic()

@@ -46,6 +46,11 @@ struct Configuration {
     /// `certificate-profile`: nil is `c2pa-rs` (c2pa-rs's signer profile only).
     var certificateProfile: ConformanceLeafProfile?
     var organizationTrustAnchorPath: String?
+    /// `enrollment = est` (see Configuration+EST): the EST server, the roots its TLS certificate
+    /// must chain to (nil: the system store), and the credential of the first enrollment.
+    var estURL: String?
+    var estCA: String?
+    var estCredentialFile: String?
     /// Within this time of the device certificate's expiry, lensd and `lensctl status` warn that
     /// it is due for renewal.
     var renewBefore: Duration = .seconds(30 * 86_400)
@@ -113,7 +118,7 @@ struct Configuration {
         "video-max-duration", "video-max-bytes", "audio", "audio-device", "audio-bitrate", "audio-channels", "log-level",
         "upload-url", "upload-auth-file", "upload-ca", "upload-max-bytes", "upload-keep", "upload-retry-max",
         "upload-timeout", "face-cascade",
-    ] + timeStampingKeys + revocationKeys
+    ] + timeStampingKeys + revocationKeys + estKeys
 
     /// Reads the file named by `--config` (default /etc/lensd/lensd.conf; a missing default file
     /// is fine, a missing named one is not), then applies the command line.
@@ -144,6 +149,7 @@ struct Configuration {
         }
         try configuration.validateKeys()
         try configuration.validateTimeStamping()
+        try configuration.validateEST()
         return configuration
     }
 
@@ -218,7 +224,7 @@ struct Configuration {
         case "pkcs11-pin-file": pkcs11PinFile = value
         case "enrollment":
             guard let mode = IdentityConfiguration.Enrollment(rawValue: value) else {
-                throw ConfigurationError("enrollment must be self or org, not \(value)")
+                throw ConfigurationError("enrollment must be self, org or est, not \(value)")
             }
             enrollment = mode
         case "org-trust-anchor": organizationTrustAnchorPath = value
@@ -265,12 +271,8 @@ struct Configuration {
         case "upload-url":
             do { try UploadURL.validate(value) } catch { throw ConfigurationError("\(error)") }
             uploadURL = value
-        case "upload-auth-file":
-            guard value.hasPrefix("/") else { throw ConfigurationError("upload-auth-file must be an absolute path, not \(value)") }
-            uploadAuthFile = value
-        case "upload-ca":
-            guard value.hasPrefix("/") else { throw ConfigurationError("upload-ca must be an absolute path, not \(value)") }
-            uploadCA = value
+        case "upload-auth-file": uploadAuthFile = try Self.absolutePath(key, value)
+        case "upload-ca": uploadCA = try Self.absolutePath(key, value)
         case "upload-max-bytes": uploadMaxBytes = try Self.bytes(key, value, 1...Int.max)
         case "upload-keep":
             guard let flag = Bool(value) else { throw ConfigurationError("upload-keep must be true or false") }
@@ -279,6 +281,7 @@ struct Configuration {
         case "upload-timeout": uploadTimeout = .seconds(try Self.seconds(key, value, 1...86_400))
         case _ where Self.timeStampingKeys.contains(key): try applyTimeStamping(key: key, value: value)
         case _ where Self.revocationKeys.contains(key): try applyRevocation(key: key, value: value)
+        case _ where Self.estKeys.contains(key): try applyEST(key: key, value: value)
         default:
             let hint = KeySuggestion.nearest(to: key, among: Self.keys).map { " — did you mean \($0)?" } ?? ""
             throw ConfigurationError("unknown setting \(key)\(hint)")
@@ -292,19 +295,19 @@ struct Configuration {
             guard pkcs11Module != nil, pkcs11PinFile != nil else {
                 throw ConfigurationError("key = pkcs11:… needs pkcs11-module (the module's .so) and pkcs11-pin-file (the token's PIN)")
             }
-            guard enrollment == .organization else {
-                throw ConfigurationError("key = pkcs11:… needs enrollment = org: a token key is certified by the organization's CA")
+            guard enrollment.isOrganization else {
+                throw ConfigurationError("key = pkcs11:… needs enrollment = org or est: a token key is certified by the organization's CA")
             }
         }
-        if usesTPM && enrollment != .organization {
-            throw ConfigurationError("key = tpm2: needs enrollment = org: a TPM key is certified by the organization's CA")
+        if usesTPM && !enrollment.isOrganization {
+            throw ConfigurationError("key = tpm2: needs enrollment = org or est: a TPM key is certified by the organization's CA")
         }
-        if enrollment == .organization {
+        if enrollment.isOrganization {
             guard organizationTrustAnchorPath != nil else {
-                throw ConfigurationError("enrollment = org needs org-trust-anchor, the organization's root certificate")
+                throw ConfigurationError("enrollment = \(enrollment.rawValue) needs org-trust-anchor, the organization's root certificate")
             }
             guard chainPath == nil else {
-                throw ConfigurationError("chain is not read with enrollment = org: the chain comes from lensctl enroll install")
+                throw ConfigurationError("chain is not read with enrollment = \(enrollment.rawValue): the chain comes from the organization's CA")
             }
         }
     }
@@ -344,6 +347,11 @@ struct Configuration {
             throw ConfigurationError("\(key) must be a size in bytes (suffix K, M, G or T allowed) from \(range.lowerBound), not \(value)")
         }
         return n
+    }
+
+    static func absolutePath(_ key: String, _ value: String) throws -> String {
+        guard value.hasPrefix("/") else { throw ConfigurationError("\(key) must be an absolute path, not \(value)") }
+        return value
     }
 
     /// Seconds, with an optional unit: 90, 90s, 5m, 1h, 1d.

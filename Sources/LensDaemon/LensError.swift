@@ -30,6 +30,7 @@ struct LensError: Error, Equatable {
     static func invalidArgument(_ m: String) -> LensError { LensError(.invalidArgument, m) }
     static func unsupported(_ m: String) -> LensError { LensError(.unsupported, m) }
     static func captureDisabled(_ m: String) -> LensError { LensError(.captureDisabled, m) }
+    static func locationPermissionDenied(_ m: String) -> LensError { LensError(.locationPermissionDenied, m) }
 
     var busError: BusError { BusError(name.busName, message) }
 

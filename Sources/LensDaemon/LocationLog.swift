@@ -10,7 +10,7 @@ struct LocationLog {
         let now: Phase
         switch status {
         case .disabled: now = .none
-        case .connecting: now = .unreachable
+        case .connecting, .permissionDenied: now = .unreachable
         case .noFix: now = .noFix
         case .fix: now = .fix
         }
@@ -18,7 +18,7 @@ struct LocationLog {
         defer { phase = now }
         switch status {
         case .disabled: break
-        case .connecting(let why): Log.warning("location: \(why)")
+        case .connecting(let why), .permissionDenied(let why): Log.warning("location: \(why)")
         case .noFix: Log.info(phase == .fix ? "location: fix lost" : "location: connected to gpsd, no fix yet")
         case .fix(let fix):
             if phase == .unreachable || phase == .none { Log.info("location: connected to gpsd") }

@@ -54,6 +54,8 @@ final class Manager: TableObject {
             // Changes when InstallCertificate installs a new certificate.
             .init("CertificateNotAfter", "t", access: .member) { Wire.time($0.signing.identity.certificateNotAfter) },
             .init("CertificateRenewAfter", "t", access: .member) { Wire.time($0.signing.renewAfter) },
+            // Changes with every EST attempt (enrollment = est).
+            .init("ESTState", "a{sv}", access: .member) { Wire.est($0.signing.est?.status) },
             // Claims come and go: changes go to every connection with a session, so waiting clients need not poll.
             .init("CameraHolder", "s", access: .member) { .string($0.claims.holderName) },
             .init("OutboxState", "a{sv}", access: .member) { OutboxFlow.wire($0.outbox?.outbox.summary ?? .empty) },

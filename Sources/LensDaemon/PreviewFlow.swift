@@ -1,6 +1,7 @@
 import Glibc
 import LensBus
 import LensCore
+import LensSystem
 
 /// OpenPreview → the camera's frame size and rate asked on its thread → a PreviewStream on the
 /// frame pipeline, whose pipe's read end goes to the owner. The machine's `preview` attachment
@@ -95,7 +96,7 @@ final class PreviewFlow: CaptureFlow {
         cameras.rig.frames.attach(opened.stream)
         // The reply dup()s the read end when it is built; ours is closed right after.
         reply.reply([.fd(opened.readEnd), Wire.previewFormat(format)])
-        Glibc.close(opened.readEnd)
+        try? FileDescriptor(adopting: opened.readEnd).close()
         Log.info("session \(session.number): preview \(format.width)x\(format.height) at \(format.fps) fps\(replacing == nil ? "" : " (replacing the last)")")
         if replacing == nil { session.propertiesChanged(["PreviewActive": .bool(true)]) }
         host.transition { (try? $0.attach(.preview, by: session.number)) ?? [] }

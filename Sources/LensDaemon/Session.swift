@@ -351,6 +351,9 @@ final class Session: TableObject {
 
     func requireCaptureEnabled() throws {
         let reasons = disabledReasons
+        if reasons.contains(.location), let denied = context.sources.locationPermissionProblem {
+            throw LensError.locationPermissionDenied(denied)
+        }
         guard reasons.isEmpty else {
             throw LensError.captureDisabled("capture is disabled: \(reasons.map(\.rawValue).joined(separator: ", "))"
                 + (reasons.contains(.location) ? " (no fix within \(Int(maximumLocationAccuracy)) m yet)" : ""))

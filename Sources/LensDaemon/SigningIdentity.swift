@@ -24,6 +24,8 @@ final class SigningIdentity {
     private var enrollmentWatch: EnrollmentWatch
     /// Whether the journal has been told that this certificate is due for renewal.
     private var renewalAnnounced = false
+    /// Enrolling and renewing over EST, with `enrollment = est`.
+    private(set) var est: ESTFlow?
 
     init(_ identity: DeviceIdentity, configuration: Configuration, clock: LensClock, loop: any LoopExecutor, host: MachineHost,
          sessions: Sessions, manager: ManagerSignals) {
@@ -36,14 +38,24 @@ final class SigningIdentity {
         self.identity = identity
         enrollmentWatch = EnrollmentWatch(announced: identity.state)
         revocationWatch = makeRevocationWatch()
+        est = configuration.estEnrollment.map { enrollment in
+            ESTFlow(enrollment, clock: clock, loop: loop,
+                    identity: { [unowned self] in ESTFlow.Identity(enrolled: state == .enrolled, renewAfter: renewAfter) },
+                    installed: { [unowned self] in reload() },
+                    statusChanged: { [unowned self] in manager.propertiesChanged(["ESTState": Wire.est(est?.status)]) })
+        }
     }
 
     func start() {
         revocationWatch?.start()
+        est?.start()
         announceRenewal()
     }
 
-    func stop() { revocationWatch?.stop() }
+    func stop() {
+        revocationWatch?.stop()
+        est?.stop()
+    }
 
     /// The identity's state at the clock's now; revoked once OCSP said so.
     var state: EnrollmentState {
@@ -141,9 +153,11 @@ final class SigningIdentity {
         renewalAnnounced = true
         let days = Int((notAfter.timeIntervalSince(now) / 86_400).rounded())
         let configuration = configuration
-        let how = configuration.enrollment == .organization
-            ? "lensctl enroll request, then lensctl enroll install the chain your CA issues"
-            : "with lensd stopped, remove \(configuration.stateDirectory)/identity (verifiers then need the new trust anchor)"
+        let how = switch configuration.enrollment {
+        case .organization: "lensctl enroll request, then lensctl enroll install the chain your CA issues"
+        case .est: "lensd asks the EST server (est-url) by itself; lensctl enroll status shows how that goes"
+        case .selfIssued: "with lensd stopped, remove \(configuration.stateDirectory)/identity (verifiers then need the new trust anchor)"
+        }
         Log.warning("the device certificate expires \(notAfter.ISO8601Format()) (in \(days) days): renew it before then: \(how)")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LensBus
 import LensCore
+import LensSystem
 
 /// Calls answered from the result store: the work runs on the storage thread (it reads and
 /// copies files), the reply is sent from the loop.
@@ -23,7 +24,7 @@ struct StoreCalls {
                 switch result {
                 case .success(let answer):
                     reply.reply((answer.fd.map { [BusValue.fd($0)] } ?? []) + answer.values)
-                    if let fd = answer.fd { Glibc.close(fd) }
+                    if let fd = answer.fd { try? FileDescriptor(adopting: fd).close() }
                 case .failure(let error):
                     reply.fail(LensError.from(error).busError)
                 }

@@ -59,8 +59,8 @@ final class Recording: @unchecked Sendable {  // the recorder and `facts` change
     /// Camera thread.
     func recorder(for camera: any Camera) -> VideoRecorder {
         if let recorder { return recorder }
-        let made = VideoRecorder(path: path, encoding: encoding, frameRate: camera.videoFrameRate ?? 30,
-                                 creationTime: facts.startTime, microphone: microphone)
+        let made = VideoRecorder(path: path, encoding: encoding, frameRate: camera.videoFrameRate ?? 30, creationTime: facts.startTime,
+                                 metadata: facts.metadata(location: fix, generator: Publishing.generator), microphone: microphone)
         recorder = made
         return made
     }

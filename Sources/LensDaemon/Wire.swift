@@ -9,6 +9,15 @@ enum Wire {
         .uint64(UInt64(max(0, date?.timeIntervalSince1970 ?? 0)))
     }
 
+    /// Manager.ESTState: empty unless `enrollment = est`; each key only once it has a value.
+    static func est(_ status: ESTFlow.Status?) -> BusValue {
+        var fields: [String: BusValue] = [:]
+        if let last = status?.lastAttempt { fields["last_attempt"] = time(last) }
+        if let next = status?.nextAttempt { fields["next_attempt"] = time(next) }
+        if let error = status?.lastError { fields["last_error"] = .string(error) }
+        return .vardict(fields)
+    }
+
     static func device(_ state: CameraState) -> BusValue {
         .vardict([
             "position": .string(state.description.position.rawValue),

@@ -30,6 +30,7 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let notImplemented = Errno(rawValue: ENOSYS)
     public static let badDescriptor = Errno(rawValue: EBADF)
     public static let permissionDenied = Errno(rawValue: EACCES)
+    public static let notPermitted = Errno(rawValue: EPERM)
     public static let fileTooLarge = Errno(rawValue: EFBIG)
     public static let notDirectory = Errno(rawValue: ENOTDIR)
     public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)

@@ -169,6 +169,12 @@ public struct FileDescriptor: ~Copyable, Sendable {
         try SystemCalls.status(rawValue)
     }
 
+    /// Waits up to `milliseconds` for something to read (or the other end's hang-up); false when
+    /// the time ran out.
+    public func waitUntilReadable(milliseconds: Int32) throws(Errno) -> Bool {
+        try SystemCalls.poll(rawValue, events: Int16(POLLIN), milliseconds: milliseconds) != 0
+    }
+
     /// isatty(3).
     public var isTerminal: Bool {
         SystemCalls.isTerminal(rawValue)

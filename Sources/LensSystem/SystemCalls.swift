@@ -8,9 +8,10 @@ import Synchronization
 /// make a write, read or fsync fail as a full disk or a failing device would.
 public enum SystemCalls {
     /// The calls a test can make fail, by what they do: `.write` is write, pwrite and sendfile;
-    /// `.read` is read and pread; `.sync` is fsync and fdatasync.
+    /// `.read` is read and pread; `.sync` is fsync and fdatasync; `.connect` is connect (as a
+    /// firewall or the unit's IPAddressDeny= refuses one, which no test can set up unprivileged).
     public enum Operation: Sendable, Hashable {
-        case read, write, sync
+        case read, write, sync, connect
     }
 
     /// Test-only: the next calls of an operation fail with a chosen errno before reaching the
@@ -122,10 +123,30 @@ public enum SystemCalls {
         Result(try retrying { Int(body()) })
     }
 
+    // MARK: Sockets
+
+    static func socket(_ family: Int32, _ type: Int32, _ proto: Int32) throws(Errno) -> Int32 {
+        Int32(try retrying { Int(Glibc.socket(family, type | Int32(SOCK_CLOEXEC.rawValue), proto)) })
+    }
+
+    /// Not retried on EINTR: the connection goes on in the background (EALREADY on a retry).
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) throws(Errno) {
+        if let injected = FaultInjection.next(.connect, fd: fd) { throw injected }
+        guard Glibc.connect(fd, address, length) == 0 else { throw Errno.current }
+    }
+
     // MARK: Descriptors
 
     static func open(_ path: String, _ flags: Int32, _ mode: mode_t) throws(Errno) -> Int32 {
         Int32(try retrying { Int(Glibc.open(path, flags | O_CLOEXEC, mode)) })
+    }
+
+    /// poll(2) of one descriptor for `events` (POLLIN, …), at most `milliseconds` (-1: no limit);
+    /// the events that came, 0 when the time ran out. Retried on EINTR like every other call
+    /// (the limit then starts again: callers' limits are wake-ups, not deadlines).
+    static func poll(_ fd: Int32, events: Int16, milliseconds: Int32) throws(Errno) -> Int16 {
+        var poller = pollfd(fd: fd, events: events, revents: 0)
+        return try retrying { Int(Glibc.poll(&poller, 1, milliseconds)) } == 0 ? 0 : poller.revents
     }
 
     /// EINTR is not retried: Linux has released the descriptor either way, and a retry could

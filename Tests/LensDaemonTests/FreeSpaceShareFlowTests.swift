@@ -11,23 +11,20 @@ import XCTest
 /// of theirs, kept and signed.
 final class FreeSpaceShareFlowTests: XCTestCase {
     private var tmp: TemporaryDirectory!
+    private var disk: SmallDisk?
     private var lensd: DaemonHarness?
-    private var mounted = false
     private var state: URL { tmp.file("state") }
     private let minimumFree: Int64 = 2 << 20
 
     override func setUpWithError() throws {
         try TestUsers.ensure()
         tmp = try TemporaryDirectory(prefix: "lensd-share")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let r = try runProcess(["mount", "-t", "tmpfs", "-o", "size=16m,mode=0700", "tmpfs", state.path])
-        guard r.status == 0 else { throw TestToolError("mount tmpfs: \(String(decoding: r.stderr, as: UTF8.self))") }
-        mounted = true
+        disk = try SmallDisk(at: state, size: "16m")
     }
 
     override func tearDownWithError() throws {
         defer {
-            if mounted, (try? runProcess(["umount", state.path]))?.status != 0 { _ = try? runProcess(["umount", "-l", state.path]) }
+            disk = nil
             tmp = nil
         }
         try lensd?.shutDown()
@@ -75,6 +72,38 @@ final class FreeSpaceShareFlowTests: XCTestCase {
         let after = try XCTUnwrap(started.store.freeSpaceShare(of: try TestUsers.uid(TestUsers.secondMember)))
         XCTAssertLessThanOrEqual(after.room, 200_000, "the recording took most of what was left of the share")
         XCTAssertGreaterThan(after.freeAboveMinimum, 0, "and the disk is not full")
+    }
+
+    func testOverItsShareAMemberCannotStartARecording() throws {
+        let (c, session) = try memberOverTheShare()
+        try c.set(session, "CameraMode", .string("video"))
+        try assertRefusedForTheShare { try c.call(session, "StartVideoCapture") }
+    }
+
+    func testOverItsShareAMemberCannotStartAFaceAutoCapture() throws {
+        let (c, session) = try memberOverTheShare()
+        try assertRefusedForTheShare { try c.call(session, "StartFaceAutoCapture", [.vardict([:])]) }
+    }
+
+    /// lensd started on the filled disk, and a result of the member's that takes more than half
+    /// of what is free; the member's claimed session.
+    private func memberOverTheShare() throws -> (HarnessClient, String) {
+        let started = try DaemonHarness(["--state-dir", state.path, "--min-free-bytes", "\(minimumFree)"])
+        lensd = started
+        try fill(leavingAboveMinimum: 600_000)
+        let uid = try TestUsers.uid(TestUsers.member)
+        _ = try started.store.store(parts: [[UInt8](repeating: 0xA5, count: 400_000)], name: UUID().uuidString.lowercased(), uid: uid,
+                                    mime: "image/jpeg", fileExtension: "jpg")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(started.store.freeSpaceShare(of: uid)).room, 0)
+        let c = started.client(uid: uid)
+        return (c, try c.claimedSession())
+    }
+
+    private func assertRefusedForTheShare(_ call: () throws -> Void, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertThrowsError(try call(), file: file, line: line) { error in
+            XCTAssertEqual((error as? BusError)?.name, "org.lensd.Lens1.Error.CaptureDisabled", file: file, line: line)
+            XCTAssertTrue((error as? BusError)?.message.contains("your share of the free space") ?? false, "\(error)", file: file, line: line)
+        }
     }
 
     /// A file that leaves `bytes` free above min-free-bytes.

@@ -168,24 +168,18 @@ final class OutboxRefusalFlowTests: OutboxUploadFlowTestCase {
 /// The state directory on a small tmpfs that the test fills to the last byte: capture is disabled
 /// for `storage` as without an outbox, and the queue stays intact and is still delivered.
 final class OutboxDiskFullFlowTests: OutboxUploadFlowTestCase {
-    private var mounted = false
+    private var disk: SmallDisk?
     private var state: URL { tmp.file("state") }
 
     override var arguments: [String] { ["--state-dir", state.path, "--min-free-bytes", "4M"] }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-        let r = try runProcess(["mount", "-t", "tmpfs", "-o", "size=24m,mode=0700", "tmpfs", state.path])
-        guard r.status == 0 else { throw TestToolError("mount tmpfs: \(String(decoding: r.stderr, as: UTF8.self))") }
-        mounted = true
+        disk = try SmallDisk(at: state, size: "24m")
     }
 
     override func tearDownWithError() throws {
-        defer {
-            // Lazily if anything of the stopped daemon still holds a file there.
-            if mounted, (try? runProcess(["umount", state.path]))?.status != 0 { _ = try? runProcess(["umount", "-l", state.path]) }
-        }
+        defer { disk = nil }
         try super.tearDownWithError()
     }
 
@@ -276,5 +270,37 @@ final class OutboxCredentialFlowTests: OutboxUploadFlowTestCase {
         XCTAssertThrowsError(try startDaemon()) {
             XCTAssertTrue("\($0)".contains("upload-auth-file \(authFile.path) must be owned by root and writable only by root"), "\($0)")
         }
+    }
+}
+
+/// upload-timeout (issue 35.4): a server that takes a photo's body and never answers costs its
+/// attempt the deadline; the photo taken after it is delivered first, the first one on its retry.
+final class OutboxDeadlineFlowTests: OutboxUploadFlowTestCase {
+    private var server: ScriptedHTTPServer!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        server = try ScriptedHTTPServer(statuses: "mute,201", in: tmp)
+    }
+
+    override var uploadURL: String { "http://127.0.0.1:\(server.port)/up/{name}.{ext}" }
+    override var configuration: String { "upload-url = \(uploadURL)\nupload-retry-max = 1s\nupload-timeout = 2s\n" }
+
+    override func tearDownWithError() throws {
+        defer { server.stop(); server = nil }
+        try super.tearDownWithError()
+    }
+
+    func testAMuteServerCostsOneDeadlineAndThePhotoAfterItGoesFirst() throws {
+        try startDaemon()
+        let c = lensd.client()
+        let session = try c.claimedSession()
+        let mark = c.signals.count
+        let first = try c.photo(in: session).name
+        let second = try c.photo(in: session).name
+        let uploaded = try c.signals("ResultUploaded", path: session, since: mark, count: 2, timeout: .seconds(60))
+        XCTAssertEqual(uploaded.map { $0.arguments.first?.stringValue }, [second, first])
+        let paths = try server.requests().map { $0[1] }
+        XCTAssertEqual(paths, ["/up/\(first).jpg", "/up/\(second).jpg", "/up/\(first).jpg"])
     }
 }

@@ -19,9 +19,11 @@ final class FaceLocalizationTests: XCTestCase {
         }
     }
 
-    private func localization(_ environment: [String: String], dictionary: [String: String] = [:]) -> FaceLocalization {
+    private func localization(_ environment: [String: String], dictionary: [String: String] = [:],
+                              useDictionary: Bool = false) -> FaceLocalization {
         let (localization, problems) = FaceLocalization.forEnvironment(environment, localeDirectories: [locale.url.path],
-                                                                       localizationDictionary: dictionary)
+                                                                       localizationDictionary: dictionary,
+                                                                       useLocalizationDictionary: useDictionary)
         XCTAssertEqual(problems, [])
         return localization
     }
@@ -46,11 +48,38 @@ final class FaceLocalizationTests: XCTestCase {
         XCTAssertEqual(far.localizedText(localization(["LANG": "../../etc/de"])), "Move closer", "no path out of the directory")
     }
 
-    func testTheAppsDictionaryOverridesAKey() {
-        let german = localization(["LANG": "de_DE.UTF-8"], dictionary: ["face_too_far": "Näher ran!"])
-        XCTAssertEqual(FaceInstruction.faceTooFar.localizedText(german), "Näher ran!")
-        XCTAssertEqual(FaceInstruction.faceTooClose.localizedText(german), "Gehen Sie etwas zurück")
-        XCTAssertEqual(FaceInstruction.faceTooClose.localizedText(FaceLocalization()), "Move back")
+    /// The face library's Custom Localization, as its documentation writes it (Bundle.main's URL
+    /// replaced by the fixture's): an app's German Localizable.strings, read by NSDictionary, with
+    /// `useLocalizationDictionary` overrides every instruction whatever the locale; without the
+    /// switch the locale's catalog speaks.
+    func testTheSeedsGermanLocalizableStringsOverridesTheCatalog() throws {
+        let localizableUrl = TestTools.repoRoot.appendingPathComponent("Tests/fixtures/face/de.lproj/Localizable.strings")
+        let dictionary = try XCTUnwrap(NSDictionary(contentsOf: localizableUrl) as? [String: String])
+        XCTAssertEqual(Set(dictionary.keys), Set(FaceInstruction.allCases.map(\.localizationKey)))
+        XCTAssertEqual(FaceInstruction.faceTooFar.localizationKey, "dot.face_lite_auto_capture.instruction.face_too_far")
+
+        var french = localization(["LANG": "fr_FR.UTF-8"], dictionary: dictionary)
+        XCTAssertEqual(FaceInstruction.faceTooFar.localizedText(french), "Rapprochez-vous", "the switch is off")
+        french.useLocalizationDictionary = true
+        for instruction in FaceInstruction.allCases {
+            XCTAssertEqual(instruction.localizedText(french), dictionary[instruction.localizationKey], "\(instruction)")
+        }
+        XCTAssertEqual(FaceInstruction.candidateSelection.localizedText(french), "Nicht bewegen...")
+        // A key the app's dictionary lacks falls back to English, not to the ignored locale.
+        let partial = localization(["LANG": "fr_FR.UTF-8"], dictionary: ["dot.face_lite_auto_capture.instruction.face_too_far": "Näher heran"],
+                                   useDictionary: true)
+        XCTAssertEqual(FaceInstruction.faceTooFar.localizedText(partial), "Näher heran")
+        XCTAssertEqual(FaceInstruction.faceTooClose.localizedText(partial), "Move back")
+        // Bare keys are not the library's: they match nothing.
+        let bare = FaceLocalization(localizationDictionary: ["face_too_far": "Näher ran!"], useLocalizationDictionary: true)
+        XCTAssertEqual(FaceInstruction.faceTooFar.localizedText(bare), "Move closer")
+    }
+
+    /// The catalogs carry the library's keys as their msgctxt.
+    func testTheCatalogsAreKeyedByTheLibrarysKeys() throws {
+        let german = try MessageCatalog(contentsOf: locale.url.appendingPathComponent("de/LC_MESSAGES/lensd.mo").path)
+        XCTAssertEqual(Set(german.translations.keys),
+                       Set(FaceInstruction.allCases.map { "\($0.localizationKey)\u{4}\($0.defaultText)" }))
     }
 
     func testBigEndianCatalogsReadTheSame() throws {
@@ -65,7 +94,8 @@ final class FaceLocalizationTests: XCTestCase {
 
     func testHostileCatalogsAreRefused() throws {
         let good = Array(try Data(contentsOf: locale.url.appendingPathComponent("de/LC_MESSAGES/lensd.mo")))
-        XCTAssertEqual(try MessageCatalog(mo: good).translation(of: "Move back"), "Gehen Sie etwas zurück")
+        XCTAssertEqual(try MessageCatalog(mo: good).translation(of: "Move back", context: FaceInstruction.faceTooClose.localizationKey),
+                       "Gehen Sie etwas zurück")
         func patched(_ offset: Int, _ value: UInt32) -> [UInt8] {
             var bytes = good
             withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 4, with: $0) }

@@ -32,6 +32,16 @@ public struct FFprobeReport: Equatable {
             decodeErrors: String(decoding: decode.stderr, as: UTF8.self) + (decode.status == 0 ? "" : " (exit \(decode.status))"))
     }
 
+    /// The container's metadata tags as ffprobe names them ("location", "com.apple.quicktime.make", …).
+    public static func formatTags(_ file: URL) throws -> [String: String] {
+        let probe = try runProcess(["ffprobe", "-v", "error", "-show_entries", "format_tags", "-of", "json", file.path])
+        guard probe.status == 0, let json = try JSONSerialization.jsonObject(with: probe.stdout) as? [String: Any],
+              let format = json["format"] as? [String: Any] else {
+            throw TestToolError("ffprobe \(file.lastPathComponent): " + String(decoding: probe.stderr, as: UTF8.self))
+        }
+        return format["tags"] as? [String: String] ?? [:]
+    }
+
     /// Where each stream starts and ends on the file's timeline (seconds, as ffprobe reads the
     /// container: start_time and start_time + duration), by codec type ("video", "audio").
     public static func streamTimes(_ file: URL) throws -> [String: (codec: String, start: Double, end: Double)] {

@@ -21,3 +21,26 @@ public enum JPEGSegments {
         return (kept + jpeg[i...], removed)
     }
 }
+
+public extension JPEGSegments {
+    /// One header segment: its marker byte (0xE1 for APP1) and where it lies, marker included.
+    struct Segment: Equatable {
+        public let marker: UInt8
+        public let range: Range<Int>
+    }
+
+    /// The header's segments in file order, SOI excluded, up to SOS.
+    static func header(_ jpeg: [UInt8]) throws -> [Segment] {
+        guard jpeg.count >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { throw TestToolError("not a JPEG (no SOI)") }
+        var segments: [Segment] = []
+        var i = 2
+        while i + 4 <= jpeg.count, jpeg[i + 1] != 0xDA {
+            guard jpeg[i] == 0xFF else { throw TestToolError("no marker at offset \(i)") }
+            let end = i + 2 + (Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3]))
+            guard end <= jpeg.count else { throw TestToolError("segment at offset \(i) runs past the end") }
+            segments.append(Segment(marker: jpeg[i + 1], range: i..<end))
+            i = end
+        }
+        return segments
+    }
+}

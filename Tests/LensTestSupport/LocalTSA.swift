@@ -16,9 +16,7 @@ public final class LocalTSA {
     public let root: URL
     private let directory: URL
     private let modeFile: URL
-    private var process: Process?
-    /// Its stdin: open while this object lives, closed by the kernel when this process dies.
-    private var lifeline: Pipe?
+    private var running: ListeningOracle?
 
     /// `port`: nil takes a free one; give the old one's to bring a stopped TSA back at its URL.
     /// `expired`: the TSA's certificate expired long ago.
@@ -30,11 +28,9 @@ public final class LocalTSA {
                          "--mode-file", modeFile.path, "--exit-with-stdin"]
         if let port { arguments += ["--port", String(port)] }
         if expired { arguments.append("--expired") }
-        let lifeline = Pipe()
-        let (process, url) = try Self.start(arguments, stdin: lifeline)
-        self.process = process
-        self.lifeline = lifeline
-        self.url = url
+        let running = try ListeningOracle(arguments, scheme: "http://")
+        self.running = running
+        url = running.url
     }
 
     /// The port it listens on, to start it again there after `stop()`.
@@ -51,36 +47,9 @@ public final class LocalTSA {
 
     /// Down: connections are refused until a new LocalTSA starts on `port` with this directory.
     public func stop() {
-        guard let process else { return }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        self.process = nil
-        lifeline = nil
+        running?.stop()
+        running = nil
     }
 
     deinit { stop() }
-
-    private static func start(_ arguments: [String], stdin: Pipe) throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try TestTools.python())
-        process.arguments = arguments
-        process.standardInput = stdin
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The first line comes once the socket listens: reading it is the readiness wait.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else {
-                process.waitUntilExit()
-                throw TestToolError("local_tsa.py exited \(process.terminationStatus) before listening")
-            }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: "http://") else { throw TestToolError("local_tsa.py said: \(text)") }
-        return (process, String(text[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
 }

@@ -61,6 +61,12 @@ public struct OrganizationCA {
             \(Self.c2paExtensions)
             [c2pa_al1]
             \(Self.al1Extensions)
+            [est]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = emailProtection, 1.3.6.1.5.5.7.3.36, 1.3.6.1.4.1.62558.2.1, clientAuth
+            subjectKeyIdentifier = hash
+            authorityKeyIdentifier = keyid:always
             [no_eku]
             basicConstraints = critical, CA:FALSE
             keyUsage = critical, digitalSignature
@@ -83,6 +89,10 @@ public struct OrganizationCA {
                       "-config", config.path, "-extensions", "root"])
     }
 
+    /// The `est` section issues the C2PA leaf profile plus clientAuth: the certificate then
+    /// authenticates its own renewal in TLS (RFC 7030 §3.3.2), which OpenSSL's TLS server checks
+    /// the EKU for (est_server.py).
+    ///
     /// `openssl ca` signs `request` (PEM) with `extensions` (a section of ca.cnf); the certificate's PEM.
     public func issue(_ request: String, extensions: String = "c2pa", startDate: String? = nil, endDate: String? = nil) throws -> String {
         let name = UUID().uuidString

@@ -19,30 +19,28 @@ public final class PreviewPipeReader: @unchecked Sendable {  // used by one thre
         fd = -1
     }
 
-    /// The next `count` frames.
+    /// The next `count` frames, exactly: a read that completed more keeps the rest for the next call.
     public func frames(_ count: Int, timeout: TimeInterval = 20) throws -> [LensPreviewFrame] {
-        var frames: [LensPreviewFrame] = []
         let deadline = Date().addingTimeInterval(timeout)
-        while frames.count < count {
-            guard try readSome(until: deadline) else { throw TestToolError("the preview ended after \(frames.count) of \(count) frames") }
-            frames += try pending()
+        while complete.count < count {
+            guard try readSome(until: deadline) else { throw TestToolError("the preview ended after \(complete.count) of \(count) frames") }
         }
-        return frames
+        return try take(count)
     }
 
     /// Everything up to the end of the stream; throws if it does not end by the deadline.
     public func framesToEnd(timeout: TimeInterval = 20) throws -> [LensPreviewFrame] {
-        var frames: [LensPreviewFrame] = []
         let deadline = Date().addingTimeInterval(timeout)
-        while try readSome(until: deadline) { frames += try pending() }
-        return frames
+        while try readSome(until: deadline) {}
+        return try take(complete.count)
     }
 
+    /// Frames cut from what was read, not yet handed out.
     private var complete: [[UInt8]] = []
 
-    private func pending() throws -> [LensPreviewFrame] {
-        defer { complete = [] }
-        return try complete.map { try LensPreviewFrame(jpeg: $0) }
+    private func take(_ count: Int) throws -> [LensPreviewFrame] {
+        defer { complete.removeFirst(count) }
+        return try complete.prefix(count).map { try LensPreviewFrame(jpeg: $0) }
     }
 
     /// One read; false at the end of the stream.

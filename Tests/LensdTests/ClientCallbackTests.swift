@@ -42,14 +42,14 @@ final class ClientCallbackTests: LensdTestCase {
             refusal = $0 as? LensClientError
             guard case .invalidArgument = refusal else { return XCTFail("\($0)") }
         }
-        // lensd's Failed for it reaches the focus callback's error argument, not didFailWithError.
+        // lensd's Failed for it reaches the focus callback's error argument, not lensCameraDidFailWithError.
         let focusError = try XCTUnwrap(refusal)
         try delegate.wait(for: "focus error") { $0 == .controlFailed(.focus, focusError) }
 
         // A manual focus samples the scene before any later call runs; the flash then brightens it.
         try camera.setFlashMode(.on)
         try delegate.wait(for: "flash on") { $0 == .flash(.on) }
-        try delegate.wait(for: "subjectAreaDidChange", timeout: 10) { $0 == .subjectArea }
+        try delegate.wait(for: "lensCameraSubjectAreaDidChange", timeout: 10) { $0 == .subjectArea }
         XCTAssertEqual(try camera.toggleFlash(), .auto)
         try delegate.wait(for: "flash auto") { $0 == .flash(.auto) }
 
@@ -97,7 +97,7 @@ final class ClientCallbackTests: LensdTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: results.path, contents: Data()))
         try camera.startCaptureSession()
         let name = try camera.beginCapture()
-        guard case .failed(let error) = try delegate.wait(for: "didFailWithError", { $0.kind == "Failed" }) else { return }
+        guard case .failed(let error) = try delegate.wait(for: "lensCameraDidFailWithError", { $0.kind == "Failed" }) else { return }
         XCTAssertEqual(error.name, "Internal", "\(error)")
         XCTAssertEqual(delegate.calls.map(\.kind), ["InitialCaptureFinished", "Failed"])
         XCTAssertThrowsError(try camera.fetchResult(name)) {

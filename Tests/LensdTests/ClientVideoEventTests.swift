@@ -81,7 +81,7 @@ final class ClientVideoEventTests: XCTestCase {
 
     func testTheDelegateGetsEveryVideoEventInOrderAndSoDoesTheStream() throws {
         let delegate = RecordingDelegate()
-        let delivery = EventDelivery(delegate: delegate, queue: delegate.queue)
+        let delivery = EventDelivery(delegate: delegate, queue: delegate.queue, holdingEvents: false)
         let stream = EventRecorder(delivery.events)
         let name = UUID().uuidString.lowercased()
         let duration = Double.random(in: 1...60)
@@ -108,6 +108,21 @@ final class ClientVideoEventTests: XCTestCase {
         }
         XCTAssertEqual([signed.reason, unsigned.reason], [nil, "no key"])
         XCTAssertEqual(delegate.offQueue, 0)
+    }
+
+    /// The sample app's `lensCameraVideoRecordingFailed(error:)` gets lensd's error (a fault that
+    /// the synthetic camera cannot be made to have on the bus; SeedDelegateTests has the rest).
+    func testTheSampleAppsDelegateHearsAFailedRecording() throws {
+        let viewController = SampleCameraViewController()
+        let queue = DispatchQueue(label: "sample-app")
+        let delivery = EventDelivery(delegate: viewController, queue: queue, holdingEvents: false)
+        for signal in [signal("VideoRecordingStarted", []), signal("VideoRecordingStopped", []),
+                       signal("VideoRecordingFailed", [.string("org.lensd.Lens1.Error.CameraSessionFailed"), .string("unplugged")])] {
+            delivery.deliver(try XCTUnwrap(LensEvent(signal)))
+        }
+        try waitUntil("three calls") { viewController.log.all.count == 3 }
+        XCTAssertEqual(viewController.log.all, ["lensCameraDidStartRecordingVideo()", "lensCameraDidStopRecordingVideo()",
+                                                "lensCameraVideoRecordingFailed(error: CameraSessionFailed)"])
     }
 
     /// ResultFile.copy between descriptors the test owns and closes itself.

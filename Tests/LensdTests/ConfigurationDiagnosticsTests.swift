@@ -147,4 +147,27 @@ final class ConfigurationDiagnosticsTests: XCTestCase {
                               "--timestamp", "required"])
         XCTAssertEqual(good.status, 0, good.stderr)
     }
+
+    /// The EST keys (issue 30): enrollment = est needs its server and the organization's root;
+    /// est-url must be an EST base over https; the keys mean nothing with another enrollment.
+    func testESTKeysAreCheckedTogether() throws {
+        let anchor = ["--org-trust-anchor", "/etc/lensd/org-root.pem"]
+        let cases: [([String], String)] = [
+            (["--enrollment", "est"] + anchor, "enrollment = est needs est-url"),
+            (["--enrollment", "est", "--est-url", "https://est.example.org/.well-known/est"], "enrollment = est needs org-trust-anchor"),
+            (["--enrollment", "est", "--est-url", "http://est.example.org/.well-known/est"] + anchor, "est-url takes https://HOST[:PORT]/.well-known/est"),
+            (["--enrollment", "est", "--est-url", "https://est.example.org/enroll"] + anchor, "est-url takes https://HOST[:PORT]/.well-known/est"),
+            (["--est-url", "https://est.example.org/.well-known/est"], "est-url, est-ca and est-credential-file are read only with enrollment = est"),
+            (["--enrollment", "est", "--est-credential-file", "est-credential"] + anchor, "est-credential-file must be an absolute path"),
+            (["--enrollment", "fleet"], "enrollment must be self, org or est"),
+        ]
+        for (arguments, message) in cases {
+            let run = try lensd(["--check-config"] + arguments)
+            XCTAssertEqual(run.status, 2, "\(arguments)")
+            XCTAssertTrue(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        let good = try lensd(["--check-config", "--enrollment", "est", "--est-url", "https://est.example.org/.well-known/est/cameras",
+                              "--est-ca", "/etc/lensd/est-root.pem", "--est-credential-file", "/etc/lensd/est-credential"] + anchor)
+        XCTAssertEqual(good.status, 0, good.stderr)
+    }
 }

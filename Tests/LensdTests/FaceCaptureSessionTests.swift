@@ -53,7 +53,8 @@ final class FaceCaptureSessionTests: LensdTestCase {
         XCTAssertEqual(scenarios[Int(chosen.frame % UInt64(scenarios.count))], "centred")
         XCTAssertEqual(delegate.offQueue, 0)
 
-        let localization = LensFaceLocalization(localizationDictionary: ["face_too_far": "Come closer"])
+        let localization = LensFaceLocalization(localizationDictionary: [LensFaceInstruction.faceTooFar.localizationKey: "Come closer"],
+                                                useLocalizationDictionary: true)
         XCTAssertEqual(LensFaceInstruction.faceTooFar.localizedText(localization), "Come closer")
         XCTAssertEqual(LensFaceInstruction.faceTooClose.localizedText(localization), "Move back")
     }
@@ -77,6 +78,20 @@ final class FaceCaptureSessionTests: LensdTestCase {
         let late = try lensctl.expect(5, ["face-capture", "-o", tmp.file("late.jpg").path, "--min-valid-frames", "1000", "--timeout", "2"])
         XCTAssertTrue(late.stderr.contains("gave up after 2 s"), late.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.file("late.jpg").path))
+    }
+
+    /// The face auto-capture moves the shared camera to its camera_facing; `face-capture` puts the
+    /// camera it found back for the next client, as `capture --camera` does — after a selfie and
+    /// after giving up.
+    func testLensctlFaceCapturePutsTheCameraBack() throws {
+        XCTAssertEqual(try lensctl.expect(0, ["set", "camera", "front"]).stdout, "camera: front: lensd synthetic camera (synthetic:front)\n")
+        try lensctl.expect(0, ["face-capture", "-o", tmp.file("selfie.jpg").path, "--camera-facing", "back", "--timeout", "60"])
+        let status = try lensctl.expect(0, ["status"]).stdout
+        XCTAssertTrue(status.contains("Camera: front: lensd synthetic camera (synthetic:front)"), status)
+        try lensctl.expect(5, ["face-capture", "-o", tmp.file("late.jpg").path, "--camera-facing", "back", "--min-valid-frames", "1000",
+                               "--timeout", "2"])
+        let after = try lensctl.expect(0, ["status"]).stdout
+        XCTAssertTrue(after.contains("Camera: front: lensd synthetic camera (synthetic:front)"), after)
     }
 
     /// Off a terminal (a log, a pipe) `face-capture` prints each change of instruction as a line of

@@ -192,6 +192,7 @@ final class ClientVideoTests: LensdTestCase {
         let delegate = RecordingDelegate()
         let camera = try LensCamera(bus: .address(bus.address), delegate: delegate, delegateQueue: delegate.queue)
         defer { camera.close() }
+        camera.videoDirectory = nil  // fetched below, by name
         let events = EventRecorder(camera.events)
 
         try camera.startCaptureSession()
@@ -204,7 +205,7 @@ final class ClientVideoTests: LensdTestCase {
         XCTAssertNil(try camera.videoRecordingProgress)
 
         try camera.startVideoCapture()
-        try delegate.wait(for: "didStartRecordingVideo") { $0 == .videoStarted }
+        try delegate.wait(for: "lensCameraDidStartRecordingVideo") { $0 == .videoStarted }
         XCTAssertTrue(try camera.isRecordingVideo)
         XCTAssertThrowsError(try camera.startVideoCapture()) { XCTAssertEqual(($0 as? LensClientError)?.name, "Busy") }
         XCTAssertThrowsError(try camera.setCameraMode(.photo)) { XCTAssertEqual(($0 as? LensClientError)?.name, "Busy") }
@@ -212,7 +213,7 @@ final class ClientVideoTests: LensdTestCase {
         // cannot change (Busy, also to the camera callback's error argument).
         XCTAssertEqual(try camera.setZoomFactor(2), 2)
         XCTAssertThrowsError(try camera.changeCamera()) { XCTAssertEqual(($0 as? LensClientError)?.name, "Busy") }
-        try delegate.wait(for: "didChangeCamera(nil, error:)") { if case .controlFailed(.camera, _) = $0 { true } else { false } }
+        try delegate.wait(for: "lensCameraDidChangeTo(nil, error:)") { if case .controlFailed(.camera, _) = $0 { true } else { false } }
         try waitUntil("a second of frames in videoRecordingProgress") { try camera.videoRecordingProgress?.duration ?? 0 >= 1 }
         XCTAssertGreaterThan(try XCTUnwrap(try camera.videoRecordingProgress).size, 0)
         try camera.stopVideoCapture()

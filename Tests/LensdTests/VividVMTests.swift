@@ -29,7 +29,8 @@ final class VividVMTests: XCTestCase {
                                               + ["no_face:1", "far:1", "off_centre:1", "close:1", "dark:1", "centred:8"])
         try listing.write(to: out.file("face-frames/listing.json"))
         let started = Date()
-        let result = try runProcess([script, "--timeout", "420", "--smp", "2", "--rw", out.url.path,
+        // A liveness bound: the boot and 15 tests take 5–7 minutes under emulation, more on a loaded machine.
+        let result = try runProcess([script, "--timeout", "900", "--smp", "2", "--rw", out.url.path,
                                      "--loopback", "video_nr=\(Self.loopbackNumber) card_label=lensd-loopback exclusive_caps=1",
                                      "--env", "LENSD_VM_OUT=\(out.url.path)", "--env", "LENSD_VM_LOOPBACK=/dev/video\(Self.loopbackNumber)",
                                      "--", bundle, "LensdTests.VividDeviceTests,LensCoreTests.V4L2MediaGraphVividTests"])

@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+
+import lifeline
 import time
 
 CNF = """
@@ -176,11 +178,7 @@ def main():
             pass
 
     if a.exit_with_stdin:
-        def watch_stdin():
-            while sys.stdin.buffer.read(4096):
-                pass
-            os._exit(0)
-        threading.Thread(target=watch_stdin, daemon=True).start()
+        lifeline.exit_with_stdin()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
     print(f"listening http://127.0.0.1:{server.server_address[1]}/", flush=True)
     server.serve_forever()

@@ -5,7 +5,7 @@ enum CameraSelection {
     /// "next" is ChangeCamera (the back/front toggle); the rest picks from ListDevices and
     /// switches to it with SelectCamera. Returns the camera now in use. Needs the claim. When
     /// lensd has no such camera nothing is switched, and the error says which camera is current.
-    static func select(_ wanted: String, on camera: LensCamera) throws(LensClientError) -> LensDevice {
+    static func select(_ wanted: String, on camera: LensCamera) throws(LensClientError) -> LensCaptureDevice {
         if wanted == "next" { return try camera.changeCamera() }
         let current = try camera.currentDevice
         if let current, current.position.rawValue == wanted || current.path == wanted { return current }

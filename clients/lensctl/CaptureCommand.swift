@@ -32,7 +32,7 @@ enum CaptureCommand: Command {
                          also write the small JPEG lensd makes right after the frame is taken
                          (InitialCaptureFinished; unsigned): a file, or NAME.thumbnail.jpg in a
                          directory
-      --timeout S        give up after S seconds, camera wait included, exit 5 (default 60)
+      --timeout S        give up after S seconds, session and camera waits included, exit 5 (default 60)
       --force            overwrite FILE when it is a regular file (never a device, FIFO,
                          socket or symbolic link)
     """
@@ -52,9 +52,9 @@ enum CaptureCommand: Command {
             return try OutputFile.target(option, force: force)
         }
 
-        let camera = try Connection.camera(args)
-        let inbox = EventInbox(camera)
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let camera = try Connection.camera(args, deadline: deadline, timeout: timeout)
+        let inbox = EventInbox(camera)
         if let accuracy { _ = try Connection.client { () throws(LensClientError) in try camera.setMaximumLocationAccuracy(accuracy) } }
         try CameraWait.claim(camera, deadline: deadline, timeout: timeout)
         let settings = try Connection.client { () throws(LensClientError) in

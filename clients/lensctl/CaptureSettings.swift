@@ -1,22 +1,26 @@
 import LensClient
 
-/// The per-capture flags of `capture` and `record` (`--camera`, `--flash`, `--zoom`): set after
+/// The per-capture flags of `capture` and `record` (`--camera`, `--flash`, `--zoom`; `face-capture`'s
+/// camera): set after
 /// the claim, for this capture only, and put back before the claim is released, so that the
 /// next client finds the camera as it was. Lasting changes are `lensctl set`'s.
 struct CaptureSettings {
     private let camera: LensCamera
     /// The camera current before, when `--camera` switched away from it.
-    private let previousCamera: LensDevice?
+    private let previousCamera: LensCaptureDevice?
     /// The chosen camera's own flash mode and zoom before they were changed.
     private let previousFlash: LensFlashMode?
     private let previousZoom: Double?
 
     /// Applies what was asked; a failed camera selection has already restored the previous one.
-    init(camera: LensCamera, select wanted: String?, flash: LensFlashMode?, zoom: Double?) throws(LensClientError) {
+    /// `keepingCamera`: the camera current now is put back even when something else (lensd's face
+    /// auto-capture, which moves to its camera_facing) switches away from it.
+    init(camera: LensCamera, select wanted: String?, flash: LensFlashMode?, zoom: Double?,
+         keepingCamera: Bool = false) throws(LensClientError) {
         self.camera = camera
         let before = try camera.currentDevice
         let chosen = try wanted.map { (wanted) throws(LensClientError) in try CameraSelection.select(wanted, on: camera) } ?? before
-        previousCamera = chosen?.path != before?.path ? before : nil
+        previousCamera = keepingCamera || chosen?.path != before?.path ? before : nil
         previousFlash = flash != nil && flash != chosen?.flashMode ? chosen?.flashMode : nil
         previousZoom = zoom != nil ? chosen?.videoZoomFactor : nil
         if let flash { try camera.setFlashMode(flash) }

@@ -10,7 +10,7 @@ struct CaptureWaiting {
     let timeout: Double
 
     /// Reasons that waiting cannot cure.
-    private static let permanent: [LensDisabledReason] = [.enrollment, .camera]
+    private static let permanent: [LensCaptureStatus] = [.enrollment, .camera]
 
     /// `start` (BeginCapture, StartVideoCapture) as soon as lensd allows it; returns what it
     /// returned. A fix lost for a moment makes it wait, not fail.

@@ -16,7 +16,33 @@ enum Connection {
 
     /// A camera on a private queue: lensctl reads events from `events`, not through a delegate.
     static func camera(_ args: Arguments) throws -> LensCamera {
-        try client { () throws(LensClientError) in try LensCamera(bus: address(args), delegateQueue: DispatchQueue(label: "lensctl.events")) }
+        try client { () throws(LensClientError) in try open(args) }
+    }
+
+    /// As `camera(_:)` for a one-shot command with a deadline (capture, record, face-capture):
+    /// while the user already has lensd's max-sessions-per-user, it asks again until `deadline`,
+    /// as CameraWait waits for the camera, instead of failing at once.
+    static func camera(_ args: Arguments, deadline: ContinuousClock.Instant, timeout: Double) throws -> LensCamera {
+        var told = false
+        while true {
+            do {
+                return try open(args)
+            } catch .busy(let message) {
+                guard ContinuousClock.now < deadline else {
+                    throw CommandFailure(.timeout, "gave up after \(timeout.formatted()) s waiting for a session: \(message)")
+                }
+                if !told { Output.note("waiting for a session: \(message)") }
+                told = true
+                // lensd announces no session's end: ask again soon.
+                Thread.sleep(forTimeInterval: min(0.2, max(0, (deadline - .now) / .seconds(1))))
+            } catch {
+                throw CommandFailure(error)
+            }
+        }
+    }
+
+    private static func open(_ args: Arguments) throws(LensClientError) -> LensCamera {
+        try LensCamera(bus: address(args), delegateQueue: DispatchQueue(label: "lensctl.events"))
     }
 
     /// Runs `body`, turning LensClient errors into exit codes.

@@ -12,6 +12,14 @@ enum Describe {
         return expiry + " — due for renewal: it expires in \(days) day\(days == 1 ? "" : "s") (see lensd(8), renew-before)"
     }
 
+    /// One line on enrollment over EST: what the last attempt met, and when lensd asks next.
+    static func est(_ est: LensESTStatus) -> String {
+        let next = est.nextAttempt.map { "next attempt \(Output.iso8601($0))" } ?? "attempt under way"
+        guard let error = est.lastError else { return "est: \(next)" }
+        let last = est.lastAttempt.map { " at \(Output.iso8601($0))" } ?? ""
+        return "est: waiting — last attempt\(last): \(error); \(next)"
+    }
+
     /// An enrolled certificate within lensd's renew-before of its expiry.
     static func renewalIsDue(_ status: LensStatus, now: Date = Date()) -> Bool {
         guard status.enrollmentState == "enrolled", let renewAfter = status.certificateRenewAfter else { return false }
@@ -25,7 +33,7 @@ enum Describe {
         return text + " (\(location.mode.rawValue) fix of \(Output.iso8601(location.fixTime)))"
     }
 
-    static func device(_ device: LensDevice?) -> String {
+    static func device(_ device: LensCaptureDevice?) -> String {
         guard let device else { return "none" }
         let flash = device.hasFlash ? "flash \(device.flashMode.rawValue)" : "no flash"
         let zoom = String(format: "zoom %.1f× of %.1f×%@", device.videoZoomFactor, device.maxZoomFactor,
@@ -35,7 +43,7 @@ enum Describe {
 
     /// Why capture is disabled, reason by reason, in lensd's words where it gives them
     /// ("location: gpsd at 127.0.0.1:2947 is not reachable …"), else with the numbers at hand.
-    static func reasons(_ status: LensCaptureStatus) -> String {
+    static func reasons(_ status: LensSessionStatus) -> String {
         status.disabledReasons.map { reason in
             if let detail = status.disabledReasonDetails[reason] { return "\(reason.rawValue): \(detail)" }
             guard reason == .location else { return reason.rawValue }

@@ -21,7 +21,8 @@ enum EnrollCommand: Command {
              C2PA signing-certificate profile, is valid now and leads to org-trust-anchor.
              Then it says, item by item, what the leaf misses of the C2PA Conformance
              Program's AL1 and AL2 claim-signing leaf profiles (c2pa-al1, c2pa-al2).
-    status   the enrollment state and the certificate's expiry.
+    status   the enrollment state and the certificate's expiry; with enrollment = est, also
+             what lensd's last EST attempt met and when it tries again.
     """
 
     static func run(_ argv: [String]) throws -> ExitCode {
@@ -53,9 +54,10 @@ enum EnrollCommand: Command {
             if args.json {
                 Output.json(EnrollmentStatusJSON(enrollment_state: status.enrollmentState, certificate_not_after: status.certificateNotAfter,
                                                  certificate_renew_after: status.certificateRenewAfter,
-                                                 renewal_due: Describe.renewalIsDue(status)))
+                                                 renewal_due: Describe.renewalIsDue(status), est: status.est.map(ESTStatusJSON.init)))
             } else {
                 Output.line("enrollment: \(status.enrollmentState)\(Describe.certificateExpiry(status))")
+                if let est = status.est { Output.line(Describe.est(est)) }
             }
         default:
             throw CommandFailure(.usage, "unknown enroll step \(step); use request, install or status")
@@ -109,4 +111,17 @@ struct EnrollmentStatusJSON: Encodable {
     var certificate_not_after: Date?
     var certificate_renew_after: Date?
     var renewal_due: Bool
+    var est: ESTStatusJSON?
+}
+
+struct ESTStatusJSON: Encodable {
+    var last_attempt: Date?
+    var next_attempt: Date?
+    var last_error: String?
+
+    init(_ status: LensESTStatus) {
+        last_attempt = status.lastAttempt
+        next_attempt = status.nextAttempt
+        last_error = status.lastError
+    }
 }

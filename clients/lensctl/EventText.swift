@@ -4,7 +4,7 @@ import LensClient
 /// `lensctl watch` without --json: "12:00:01.234Z CaptureDisabled location" (UTC, as every
 /// time lensctl prints).
 enum EventText {
-    static func status(_ capture: LensCaptureStatus, at time: Date) -> String {
+    static func status(_ capture: LensSessionStatus, at time: Date) -> String {
         let state = capture.captureEnabled ? "capture enabled" : "capture disabled: \(Describe.reasons(capture))"
         return "\(clock(time)) Status \(state); location \(Describe.location(capture.location))"
     }

@@ -17,7 +17,7 @@ enum FaceCaptureCommand: Command {
     LANGUAGE/LANG ask for; elsewhere, a line each time it changes on stderr); after enough good
     frames in a row lensd picks the best frame of a
     short window and signs exactly that frame. The selfie is written and verified as capture
-    does. With --json every detection is a JSON line (as lensctl watch --json prints it), the
+    does. The camera lensd moves to for --camera-facing is put back as it was found. With --json every detection is a JSON line (as lensctl watch --json prints it), the
     last line the result as capture --json prints it.
 
       -o FILE|DIR|-      where to write the selfie (as capture; default NAME.jpg)
@@ -46,13 +46,33 @@ enum FaceCaptureCommand: Command {
         let force = args.has("--force")
         let target = try OutputFile.target(args.last("-o"), force: force)
 
-        let camera = try Connection.camera(args)
-        let inbox = EventInbox(camera)
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let camera = try Connection.camera(args, deadline: deadline, timeout: timeout)
+        let inbox = EventInbox(camera)
         try CameraWait.claim(camera, deadline: deadline, timeout: timeout)
+        // lensd's face auto-capture moves to its camera_facing: the camera found is put back, as `capture --camera` does.
+        let settings = try Connection.client { () throws(LensClientError) in
+            try CaptureSettings(camera: camera, select: nil, flash: nil, zoom: nil, keepingCamera: true)
+        }
         let waiting = CaptureWaiting(camera: camera, inbox: inbox, deadline: deadline, timeout: timeout)
-        try waiting.whenEnabled { () throws(LensClientError) in try camera.startFaceAutoCapture(configuration: configuration) }
-        let line = args.json ? nil : LiveLine.changes()
+        let (name, info) = try settings.restoring {
+            try waiting.whenEnabled { () throws(LensClientError) in try camera.startFaceAutoCapture(configuration: configuration) }
+            return try selfie(camera, inbox, deadline: deadline, timeout: timeout, json: args.json)
+        }
+        // The camera's part is done: the next client in line need not wait for the fetch and the check.
+        try? camera.stopCaptureSession()
+        let result = try CaptureCommand.deliver(name, info: info, thumbnail: nil, from: camera, to: target, thumbnailTo: nil,
+                                                overwrite: force)
+        if args.json { Output.jsonLine(result) } else {
+            Output.result(result, text: result.text, json: false, standardOutputTaken: target.isStandardOutput)
+        }
+        return try CaptureCommand.trusted(result)
+    }
+
+    /// Shows the instructions until lensd has chosen and signed the selfie; its name and info.
+    private static func selfie(_ camera: LensCamera, _ inbox: EventInbox, deadline: ContinuousClock.Instant, timeout: Double,
+                               json: Bool) throws -> (String, LensResultInfo) {
+        let line = json ? nil : LiveLine.changes()
         let localization = Localization.current()
         var chosen: String?
         while true {
@@ -60,22 +80,15 @@ enum FaceCaptureCommand: Command {
                 line?.finish()
                 throw CommandFailure(.timeout, "gave up after \(timeout.formatted()) s: no selfie chosen (\((try? camera.faceAutoCaptureState) ?? "?"))")
             }
-            if args.json, case .faceDetected = event { Output.jsonLine(EventJSON(event, time: Date())) }
+            if json, case .faceDetected = event { Output.jsonLine(EventJSON(event, time: Date())) }
             switch event {
             case .faceDetected(let detection): line?.show(detection.instruction.localizedText(localization))
-            case .candidateSelectionStarted: if args.json { Output.jsonLine(EventJSON(event, time: Date())) }
+            case .candidateSelectionStarted: if json { Output.jsonLine(EventJSON(event, time: Date())) }
             case .faceAutoCaptureFinished(let name, _):
                 line?.finish()
-                if args.json { Output.jsonLine(EventJSON(event, time: Date())) }
+                if json { Output.jsonLine(EventJSON(event, time: Date())) }
                 chosen = name
-            case .photoSigned(let name, let info) where name == chosen:
-                try? camera.stopCaptureSession()
-                let result = try CaptureCommand.deliver(name, info: info, thumbnail: nil, from: camera, to: target, thumbnailTo: nil,
-                                                        overwrite: force)
-                if args.json { Output.jsonLine(result) } else {
-                    Output.result(result, text: result.text, json: false, standardOutputTaken: target.isStandardOutput)
-                }
-                return try CaptureCommand.trusted(result)
+            case .photoSigned(let name, let info) where name == chosen: return (name, info)
             case .failed(let error): throw CommandFailure(.failed, "face capture failed: \(error.message)")
             case .disconnected(let error): throw CommandFailure(error)
             default: continue

@@ -34,7 +34,7 @@ struct DeviceJSON: Encodable {
     var max_zoom_factor: Double
     var digital_zoom: Bool
 
-    init(_ device: LensDevice) {
+    init(_ device: LensCaptureDevice) {
         position = device.position.rawValue
         name = device.name
         path = device.path

@@ -19,9 +19,9 @@ struct PreviewStreamer {
         var lastFrame = ContinuousClock.now
         while !stop.stopRequested {
             if let end, ContinuousClock.now >= end { return (frames, true) }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             // Wakes every 100 ms to look at the stop signals and the deadline.
-            guard poll(&poller, 1, 100) != 0 else {
+            let readable = (try? FileDescriptor.borrowing(fd) { (input) throws(Errno) in try input.waitUntilReadable(milliseconds: 100) }) ?? true
+            guard readable else {
                 if ContinuousClock.now - lastFrame > PreviewCommand.frameTimeout {
                     throw CommandFailure(.timeout, "no preview frame within \(PreviewCommand.frameTimeout)")
                 }

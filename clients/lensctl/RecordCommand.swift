@@ -51,11 +51,11 @@ enum RecordCommand: Command {
         let force = args.has("--force")
         let target = try OutputFile.target(args.last("-o"), force: force)
 
-        let camera = try Connection.camera(args)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let camera = try Connection.camera(args, deadline: deadline, timeout: timeout)
         let inbox = EventInbox(camera)
         // Before the recording starts, so that no signal from now on ends lensctl mid-way.
         let stop = StopSignals()
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         try Connection.client { () throws(LensClientError) in
             if let accuracy { _ = try camera.setMaximumLocationAccuracy(accuracy) }
             try camera.setCameraMode(.video)

@@ -35,7 +35,7 @@ enum StatusCommand: Command {
     }
 
     /// A way out of the reasons a new installation meets first: no camera, no location source.
-    static func hints(_ capture: LensCaptureStatus) -> [String] {
+    static func hints(_ capture: LensSessionStatus) -> [String] {
         var hints: [String] = []
         if capture.disabledReasons.contains(.camera) {
             hints.append("to try lensd without a camera, set `camera = synthetic` in /etc/lensd/lensd.conf "
@@ -63,7 +63,7 @@ struct StatusJSON: Encodable {
     var location: LocationJSON?
     var current_device: DeviceJSON?
 
-    init(_ daemon: LensStatus, _ capture: LensCaptureStatus) {
+    init(_ daemon: LensStatus, _ capture: LensSessionStatus) {
         version = daemon.version
         camera_present = daemon.cameraPresent
         enrollment_state = daemon.enrollmentState

@@ -32,15 +32,40 @@ public struct CaptureMetadata: Sendable, Equatable {
     public var model: String
     public var digitalZoomRatio: Double?
     public var location: GeoLocation?
+    /// tiff:Software: the claim generator that wrote the file ("lensd 1.0").
+    public var software: String?
 
     public init(captureTime: Date, timeZone: TimeZone = .current, make: String, model: String,
-                digitalZoomRatio: Double? = nil, location: GeoLocation? = nil) {
+                digitalZoomRatio: Double? = nil, location: GeoLocation? = nil, software: String? = nil) {
         self.captureTime = captureTime
         self.timeZone = timeZone
         self.make = make
         self.model = model
         self.digitalZoomRatio = digitalZoomRatio
         self.location = location
+        self.software = software
+    }
+
+    /// tiff:Orientation 1 (top-left): lensd stores every picture upright, as it is to be shown.
+    public var orientation: Int { 1 }
+
+    /// exif:DateTimeOriginal as the manifest and XMP write it: the local wall time with
+    /// milliseconds and offset, "2026-11-29T13:00:00.123+01:00".
+    public var dateTimeOriginal: String { Timestamps.iso8601(captureTime, in: timeZone, milliseconds: true) }
+}
+
+/// A latitude or longitude in the one rounding every form lensd writes shares (the manifest's and
+/// XMP's "DDD,MM.mmmmmmK", Exif's rationals): whole degrees and millionths of a minute (≈ 2 mm).
+struct RoundedCoordinate: Equatable {
+    var degrees: Int
+    var microMinutes: Int
+    var isNegative: Bool
+
+    init(_ value: Double) {
+        let total = (abs(value) * 60_000_000).rounded()
+        degrees = Int(total / 60_000_000)
+        microMinutes = Int(total - Double(degrees) * 60_000_000)
+        isNegative = value < 0
     }
 }
 
@@ -59,14 +84,17 @@ public struct MetadataAssertion: Assertion {
         let m = metadata
         var fields: [String: JSONValue] = [
             "@context": .object(["exif": .string("http://ns.adobe.com/exif/1.0/"), "tiff": .string("http://ns.adobe.com/tiff/1.0/")]),
-            "exif:DateTimeOriginal": .string(Timestamps.iso8601(m.captureTime, in: m.timeZone)),
+            "exif:DateTimeOriginal": .string(m.dateTimeOriginal),
             "exif:OffsetTimeOriginal": .string(Timestamps.offset(of: m.captureTime, in: m.timeZone)),
             "tiff:Make": .string(m.make),
             "tiff:Model": .string(m.model),
+            "tiff:Orientation": .number(Double(m.orientation)),
         ]
+        if let software = m.software { fields["tiff:Software"] = .string(software) }
         if let zoom = m.digitalZoomRatio { fields["exif:DigitalZoomRatio"] = .string(Self.rational(zoom, denominator: 100)) }
         guard let fix = m.location else { return fields }
-        fields["exif:GPSVersionID"] = .string("2.2.0.0")
+        // 2.3: GPSHPositioningError is an Exif 2.3 tag.
+        fields["exif:GPSVersionID"] = .string(ExifWriter.gpsVersion.map(String.init).joined(separator: "."))
         fields["exif:GPSLatitude"] = .string(Self.coordinate(fix.latitude, positive: "N", negative: "S"))
         fields["exif:GPSLongitude"] = .string(Self.coordinate(fix.longitude, positive: "E", negative: "W"))
         if let altitude = fix.altitude {
@@ -82,14 +110,18 @@ public struct MetadataAssertion: Assertion {
 
     /// XMP GPSCoordinate "DDD,MM.mmmmmmK": whole degrees, decimal minutes (6 places ≈ 2 mm).
     static func coordinate(_ value: Double, positive: String, negative: String) -> String {
-        let microMinutes = (abs(value) * 60_000_000).rounded()
-        let degrees = Int(microMinutes / 60_000_000)
-        let minutes = (microMinutes - Double(degrees) * 60_000_000) / 1_000_000
-        return String(format: "%d,%09.6f%@", degrees, minutes, value < 0 ? negative : positive)
+        let rounded = RoundedCoordinate(value)
+        return String(format: "%d,%02d.%06d%@", rounded.degrees, rounded.microMinutes / 1_000_000, rounded.microMinutes % 1_000_000,
+                      rounded.isNegative ? negative : positive)
     }
 
     /// XMP rational "num/den".
     static func rational(_ value: Double, denominator: Int) -> String {
-        "\(Int((value * Double(denominator)).rounded()))/\(denominator)"
+        "\(numerator(value, denominator: denominator))/\(denominator)"
+    }
+
+    /// The numerator every rational lensd writes (XMP's "num/den", Exif's RATIONAL) rounds `value` to.
+    static func numerator(_ value: Double, denominator: Int) -> Int {
+        Int((value * Double(denominator)).rounded())
     }
 }

@@ -119,3 +119,34 @@ enum JPEGXT {
             && Array(bytes[(s + 16)..<(s + 20)]) == Array("c2pa".utf8)
     }
 }
+
+/// The APP1 segments that carry a photo's Exif block and XMP packet, as photo software looks for them.
+enum JPEGMetadataSegments {
+    static let app1: UInt8 = 0xE1
+    static let exifIdentifier: [UInt8] = Array("Exif\0\0".utf8)
+    static let xmpIdentifier: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+
+    /// Exif first (readers expect it right after SOI/APP0), then XMP. `header`: the JPEG's header
+    /// segments, whose frame header gives the pixel size.
+    static func segments(for metadata: CaptureMetadata, jpeg: UnsafeRawBufferPointer, header: [JPEGSegment]) throws -> [UInt8] {
+        guard let size = pixelSize(jpeg, header) else { throw C2PAError.malformed("JPEG has no frame header (SOF)") }
+        return try segment(exifIdentifier + ExifWriter.tiff(metadata, pixelSize: size)) + segment(xmpIdentifier + XMPWriter.packet(metadata))
+    }
+
+    /// Width and height from the first SOFn (C0–CF but DHT C4, JPG C8, DAC CC): precision, height, width.
+    static func pixelSize(_ jpeg: UnsafeRawBufferPointer, _ header: [JPEGSegment]) -> ExifWriter.PixelSize? {
+        guard let frame = header.first(where: { (0xC0...0xCF).contains($0.marker) && ![0xC4, 0xC8, 0xCC].contains($0.marker) }),
+              frame.payload.count >= 5 else { return nil }
+        let p = frame.payload.lowerBound
+        return ExifWriter.PixelSize(width: Int(jpeg[p + 3]) << 8 | Int(jpeg[p + 4]), height: Int(jpeg[p + 1]) << 8 | Int(jpeg[p + 2]))
+    }
+
+    private static func segment(_ payload: [UInt8]) throws -> [UInt8] {
+        guard payload.count <= 0xFFFF - 2 else {
+            throw C2PAError.unsupported("the photo's metadata takes \(payload.count) bytes, more than one APP1 segment holds")
+        }
+        var out: [UInt8] = [0xFF, app1]
+        out.appendBigEndian(UInt16(payload.count + 2))
+        return out + payload
+    }
+}

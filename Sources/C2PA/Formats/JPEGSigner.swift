@@ -4,20 +4,24 @@ import Glibc
 #endif
 import LensCrypto
 
-/// Embeds a signed manifest store into a JPEG as APP11 segments right after APP0 (or SOI).
-/// The hard binding excludes exactly the inserted bytes, so the data hash is the hash of the
-/// original JPEG: it is computed while a second thread copies the bytes.
+/// Embeds a signed manifest store into a JPEG as APP11 segments right after APP0 (or SOI), and
+/// with `metadata` the Exif and XMP APP1 segments before them. The hard binding excludes exactly
+/// the APP11 segments, so the data hash is the hash of the JPEG with its metadata segments (the
+/// signature covers them): it is computed while a second thread copies the bytes.
 public struct JPEGSigner: Sendable {
     public let writer: ManifestWriter
     /// JUMBF bytes per APP11 segment.
     public let chunkSize: Int
+    /// What the Exif and XMP segments say; nil writes none (a JPEG signed as it is).
+    public let metadata: CaptureMetadata?
 
-    public init(writer: ManifestWriter, chunkSize: Int = 65_000) throws {
+    public init(writer: ManifestWriter, chunkSize: Int = 65_000, metadata: CaptureMetadata? = nil) throws {
         guard (1...JPEGXT.maximumChunk).contains(chunkSize) else {
             throw C2PAError.unsupported("APP11 chunk size must be 1...\(JPEGXT.maximumChunk)")
         }
         self.writer = writer
         self.chunkSize = chunkSize
+        self.metadata = metadata
     }
 
     /// Signs a JPEG held in memory: the bytes are copied into the result on a second thread while
@@ -28,30 +32,37 @@ public struct JPEGSigner: Sendable {
             guard let insertion = try Self.insertionOffset(raw, isWholeFile: true) else {
                 throw C2PAError.malformed("JPEG has no start of scan")
             }
-            let plan = try layout(insertionAt: insertion)
+            let added = try metadataSegments(raw)
+            let storeAt = insertion + added.count
+            let plan = try layout(insertionAt: storeAt)
             nonisolated(unsafe) let hasher = Hasher(.sha256)  // used by the hashing job alone until it ends
-            let gap = insertion + plan.segmentsLength
+            let gap = storeAt + plan.segmentsLength
             // Uninitialized, not zero-filled: every byte is written below, so zeroing would be a
             // third pass over a 12 MP photo.
-            var out = [UInt8](unsafeUninitializedCapacity: jpeg.count + plan.segmentsLength) { target, count in
+            var out = [UInt8](unsafeUninitializedCapacity: jpeg.count + added.count + plan.segmentsLength) { target, count in
                 // Both jobs only read the input; only the copy writes the result.
                 nonisolated(unsafe) let head = UnsafeRawBufferPointer(rebasing: raw[..<insertion])
                 nonisolated(unsafe) let rest = UnsafeRawBufferPointer(rebasing: raw[insertion...])
                 nonisolated(unsafe) let base = UnsafeMutableRawPointer(target.baseAddress!)
-                DispatchQueue.concurrentPerform(iterations: 2) { job in
-                    if job == 0 {
-                        hasher.update(head)
-                        hasher.update(rest)
-                    } else {
-                        base.copyMemory(from: head.baseAddress!, byteCount: head.count)
-                        (base + gap).copyMemory(from: rest.baseAddress!, byteCount: rest.count)
+                added.withUnsafeBytes { added in
+                    nonisolated(unsafe) let added = added
+                    DispatchQueue.concurrentPerform(iterations: 2) { job in
+                        if job == 0 {
+                            hasher.update(head)
+                            hasher.update(added)
+                            hasher.update(rest)
+                        } else {
+                            base.copyMemory(from: head.baseAddress!, byteCount: head.count)
+                            if !added.isEmpty { (base + insertion).copyMemory(from: added.baseAddress!, byteCount: added.count) }
+                            (base + gap).copyMemory(from: rest.baseAddress!, byteCount: rest.count)
+                        }
                     }
                 }
                 count = target.count
             }
             let segments = JPEGXT.segments(store: try plan.store(hash: hasher.finalize()), chunk: chunkSize)
             precondition(segments.count == plan.segmentsLength, "the segments fill exactly the gap left for them")
-            out.replaceSubrange(insertion..<gap, with: segments)
+            out.replaceSubrange(storeAt..<gap, with: segments)
             return out
         }
     }
@@ -67,13 +78,19 @@ public struct JPEGSigner: Sendable {
             guard let insertion = try Self.insertionOffset(raw, isWholeFile: true) else {
                 throw C2PAError.malformed("JPEG has no start of scan")
             }
-            let plan = try layout(insertionAt: insertion)
+            let added = try metadataSegments(raw)
+            let storeAt = insertion + added.count
+            let plan = try layout(insertionAt: storeAt)
             try AtomicOutput.write(to: outputPath) { output in
                 let hasher = Hasher(.sha256)
                 let head = UnsafeRawBufferPointer(rebasing: raw[..<insertion])
                 hasher.update(head)
                 try output.write(head)
-                try output.seek(to: insertion + plan.segmentsLength)
+                try added.withUnsafeBytes { added in
+                    hasher.update(added)
+                    try output.write(added)
+                }
+                try output.seek(to: storeAt + plan.segmentsLength)
                 let writer = try BackgroundWriter(output: output)
                 let rest = UnsafeRawBufferPointer(rebasing: raw[insertion...])
                 // The writer only reads the mapping, so hashing it meanwhile is safe.
@@ -81,9 +98,15 @@ public struct JPEGSigner: Sendable {
                 hasher.update(rest)
                 try writer.finish()
                 let store = try plan.store(hash: hasher.finalize())
-                try output.write(JPEGXT.segments(store: store, chunk: chunkSize), at: insertion)
+                try output.write(JPEGXT.segments(store: store, chunk: chunkSize), at: storeAt)
             }
         }
+    }
+
+    /// The Exif and XMP APP1 segments `metadata` asks for, or none.
+    private func metadataSegments(_ jpeg: UnsafeRawBufferPointer) throws -> [UInt8] {
+        guard let metadata else { return [] }
+        return try JPEGMetadataSegments.segments(for: metadata, jpeg: jpeg, header: try JPEGSegment.scanHeader(jpeg).segments)
     }
 
     /// The size of the APP11 segments and a way to build the store once the hash is known.

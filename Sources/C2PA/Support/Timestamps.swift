@@ -9,17 +9,35 @@ import Glibc
 enum Timestamps {
     /// RFC 3339 in UTC with milliseconds, e.g. "2026-11-29T12:00:00.123Z".
     static func rfc3339UTC(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        let milliseconds = min(999, Int(((date.timeIntervalSince1970 - seconds) * 1000).rounded(.down)))
-        let c = wallTime(seconds, offset: 0)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year, c.month, c.day, c.hour, c.minute, c.second, milliseconds)
+        let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: 0)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year, c.month, c.day, c.hour, c.minute, c.second,
+                      milliseconds(of: date))
     }
 
-    /// ISO 8601 with an explicit offset, e.g. "2026-11-29T13:00:00+01:00" (XMP's date form).
-    static func iso8601(_ date: Date, in timeZone: TimeZone) -> String {
+    /// ISO 8601 with an explicit offset, e.g. "2026-11-29T13:00:00+01:00" (XMP's date form), or
+    /// "2026-11-29T13:00:00.123+01:00" with `milliseconds`.
+    static func iso8601(_ date: Date, in timeZone: TimeZone, milliseconds: Bool = false) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: timeZone.secondsFromGMT(for: date))
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
-            + offset(of: date, in: timeZone)
+            + (milliseconds ? String(format: ".%03d", self.milliseconds(of: date)) : "") + offset(of: date, in: timeZone)
+    }
+
+    /// Exif's date-time form, "2026:11:29 13:00:00", as the wall clock of `timeZone` showed it.
+    static func exifDateTime(_ date: Date, in timeZone: TimeZone) -> String {
+        let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: timeZone.secondsFromGMT(for: date))
+        return String(format: "%04d:%02d:%02d %02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
+    }
+
+    /// The time of day in UTC, for Exif's GPSTimeStamp.
+    static func utcTimeOfDay(_ date: Date) -> (hour: Int, minute: Int, second: Int, milliseconds: Int) {
+        let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: 0)
+        return (c.hour, c.minute, c.second, milliseconds(of: date))
+    }
+
+    /// The milliseconds past the whole second (truncated, as every form here writes them).
+    static func milliseconds(of date: Date) -> Int {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        return min(999, Int(((date.timeIntervalSince1970 - seconds) * 1000).rounded(.down)))
     }
 
     /// Exif's date stamp form, "2026:11:29", in UTC.

@@ -1,7 +1,7 @@
 #ifndef LENS_CCURL_H
 #define LENS_CCURL_H
 
-// libcurl for the outbox and the time-stamp client. curl_easy_setopt and curl_easy_getinfo are variadic, which Swift does
+// libcurl for the outbox, the time-stamp client and EST enrollment. curl_easy_setopt and curl_easy_getinfo are variadic, which Swift does
 // not import, and the transfer callbacks are plain C: each gets a typed wrapper here. libcurl
 // is opened (dlopen) on first use, not linked: a lensd with no outbox and no TSA never loads it
 // nor the two dozen libraries it brings (about 4 MB resident). Nothing here but adaptation.
@@ -30,6 +30,10 @@ CURLcode lens_curl_set_string(CURL *curl, CURLoption option, const char *value);
 
 /// curl_easy_setopt for options that take a curl_off_t (sizes).
 CURLcode lens_curl_set_size(CURL *curl, CURLoption option, long long value);
+
+/// curl_easy_setopt for options that take a struct curl_blob (CURLOPT_SSLCERT_BLOB, CURLOPT_SSLKEY_BLOB):
+/// the bytes are copied by libcurl (CURL_BLOB_COPY), so the caller may clear its own at once.
+CURLcode lens_curl_set_blob(CURL *curl, CURLoption option, const void *data, size_t length);
 
 /// CURLOPT_HTTPHEADER; the list must live until the transfer ends.
 CURLcode lens_curl_set_headers(CURL *curl, struct curl_slist *headers);

@@ -11,13 +11,21 @@ struct CaptureAssertions {
     var isSynthetic: Bool
     var digitalZoomRatio: Double?
     var location: LocationFix?
+    /// The claim generator, which also names the file's Software.
+    var generator: ClaimGeneratorInfo
     /// With it, the device's identity (make = driver, model = card) is recorded beside the metadata.
     var busInfo: String?
 
-    func make(thumbnail: [UInt8]?) -> [any Assertion] {
-        let metadata = CaptureMetadata(
+    /// What `c2pa.metadata` asserts — and, from this same value, the photo's Exif and XMP and
+    /// the video's QuickTime metadata, so that none can say otherwise than the manifest.
+    var metadata: CaptureMetadata {
+        CaptureMetadata(
             captureTime: captureTime, timeZone: timeZone, make: make, model: model,
-            digitalZoomRatio: digitalZoomRatio, location: location.map(Self.geoLocation))
+            digitalZoomRatio: digitalZoomRatio, location: location.map(Self.geoLocation),
+            software: "\(generator.name) \(generator.version)")
+    }
+
+    func make(thumbnail: [UInt8]?) -> [any Assertion] {
         var assertions: [any Assertion] = [
             ActionsAssertion(when: captureTime, digitalSourceType: isSynthetic ? .algorithmicMedia : .digitalCapture),
             MetadataAssertion(metadata),

@@ -1,4 +1,4 @@
-/// Why capture is disabled. Wire values are frozen (DESIGN.md).
+/// Why capture is disabled. Wire values are frozen: they are the D-Bus API's (dbus/org.lensd.Lens1.xml, DisabledReasons).
 public enum DisabledReason: String, Sendable, CaseIterable, Comparable {
     case enrollment, camera, location, storage, timestamp, microphone
 

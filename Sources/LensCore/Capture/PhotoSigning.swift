@@ -29,11 +29,11 @@ public struct PhotoSigning: Sendable {
     public func sign(_ photo: CapturedPhoto, location: LocationFix?) throws -> Signed {
         let assertions = CaptureAssertions(
             captureTime: photo.captureTime, timeZone: timeZone ?? LocalTime.zone(at: photo.captureTime), make: photo.make, model: photo.model,
-            isSynthetic: photo.isSynthetic, digitalZoomRatio: photo.digitalZoomRatio, location: location, busInfo: photo.busInfo)
+            isSynthetic: photo.isSynthetic, digitalZoomRatio: photo.digitalZoomRatio, location: location, generator: generator, busInfo: photo.busInfo)
         let stamper = timeStamping?.stamper(for: signer)
         let writer = ManifestWriter(generator: generator, assertions: assertions.make(thumbnail: includeThumbnail ? photo.thumbnail : nil),
                                     signer: signer, timeStamper: stamper)
-        let jpeg = try JPEGSigner(writer: writer).sign(photo.jpeg)
+        let jpeg = try JPEGSigner(writer: writer, metadata: assertions.metadata).sign(photo.jpeg)
         return Signed(jpeg: jpeg, timeStamp: stamper?.outcome)
     }
 }

@@ -46,9 +46,7 @@ public struct VideoSigning: Sendable {
     /// Returns the time-stamp's outcome (nil without time-stamping).
     @discardableResult
     public func sign(_ video: FinalizedMP4, facts: Facts, location: LocationFix?) throws -> TimeStamping.Outcome? {
-        let assertions = CaptureAssertions(
-            captureTime: facts.startTime, timeZone: timeZone ?? LocalTime.zone(at: facts.startTime), make: facts.make, model: facts.model,
-            isSynthetic: facts.isSynthetic, digitalZoomRatio: facts.digitalZoomRatio, location: location, busInfo: facts.busInfo)
+        let assertions = facts.assertions(location: location, generator: generator, timeZone: timeZone)
         let stamper = timeStamping?.stamper(for: self.signer)
         let signer = MP4Signer(writer: ManifestWriter(generator: generator, assertions: assertions.make(thumbnail: nil),
                                                       signer: self.signer, timeStamper: stamper))
@@ -65,5 +63,19 @@ public struct VideoSigning: Sendable {
             try Syscalls.syncDirectory(directory)
         }
         return stamper?.outcome
+    }
+}
+
+public extension VideoSigning.Facts {
+    /// What the recording's `c2pa.metadata` will assert, for its QuickTime metadata at the start:
+    /// made as `VideoSigning.sign` makes it at the stop (same generator and `timeZone`).
+    func metadata(location: LocationFix?, generator: ClaimGeneratorInfo, timeZone: TimeZone? = nil) -> CaptureMetadata {
+        assertions(location: location, generator: generator, timeZone: timeZone).metadata
+    }
+
+    internal func assertions(location: LocationFix?, generator: ClaimGeneratorInfo, timeZone: TimeZone?) -> CaptureAssertions {
+        CaptureAssertions(
+            captureTime: startTime, timeZone: timeZone ?? LocalTime.zone(at: startTime), make: make, model: model,
+            isSynthetic: isSynthetic, digitalZoomRatio: digitalZoomRatio, location: location, generator: generator, busInfo: busInfo)
     }
 }

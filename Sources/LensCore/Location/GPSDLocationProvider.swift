@@ -1,5 +1,6 @@
 import CGPS
 import Foundation
+import LensSystem
 
 /// Watches gpsd through libgps on the daemon's event loop.
 ///
@@ -22,7 +23,7 @@ public final class GPSDLocationProvider: @unchecked Sendable {  // loop-confined
 
     private enum Link {
         case stopped
-        case waiting(reason: String, retry: ScheduledEvent)
+        case waiting(reason: String, denied: Bool, retry: ScheduledEvent)
         case connected(GPSDConnection)
     }
 
@@ -48,7 +49,8 @@ public final class GPSDLocationProvider: @unchecked Sendable {  // loop-confined
     public var status: LocationStatus {
         switch link {
         case .stopped: .disabled
-        case .waiting(let reason, _): .connecting(reason)
+        case .waiting(let reason, false, _): .connecting(reason)
+        case .waiting(let reason, true, _): .permissionDenied(reason)
         case .connected: currentFix.map(LocationStatus.fix) ?? .noFix
         }
     }
@@ -83,7 +85,13 @@ public final class GPSDLocationProvider: @unchecked Sendable {  // loop-confined
         do {
             connection = try GPSDConnection.open(host: host, port: port)
         } catch {
-            retryLater(because: "gpsd at \(endpoint) is not reachable (\(error))")
+            // libgps says only that it could not connect; the system may have refused it.
+            if let refusal = ConnectProbe.failure(host: host, port: port), ConnectProbe.isPermissionDenied(refusal) {
+                retryLater(because: "lensd may not connect to gpsd at \(endpoint) (\(refusal)): allow it in the firewall "
+                    + "or in lensd.service's IPAddressAllow=", denied: true)
+            } else {
+                retryLater(because: "gpsd at \(endpoint) is not reachable (\(error))")
+            }
             return
         }
         do {
@@ -94,7 +102,7 @@ public final class GPSDLocationProvider: @unchecked Sendable {  // loop-confined
         }
     }
 
-    private func retryLater(because reason: String) {
+    private func retryLater(because reason: String, denied: Bool = false) {
         let delay = backoff.next()
         let seconds = delay / .seconds(1)
         let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
@@ -102,7 +110,7 @@ public final class GPSDLocationProvider: @unchecked Sendable {  // loop-confined
             self?.connect()
             self?.publish()
         }
-        link = .waiting(reason: "\(reason); retrying in \(shown) s", retry: retry)
+        link = .waiting(reason: "\(reason); retrying in \(shown) s", denied: denied, retry: retry)
     }
 
     private func readable() {

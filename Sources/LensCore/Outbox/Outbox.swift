@@ -19,6 +19,8 @@ public final class Outbox: Sendable {
     }
 
     public let settings: OutboxSettings
+    /// Its wall time dates records and their next attempts.
+    private let clock: LensClock
     private let journal: RecordJournal<OutboxRecord>
     private let onEvent: @Sendable (Event) -> Void
     private let state: Mutex<State>
@@ -35,9 +37,10 @@ public final class Outbox: Sendable {
     }
 
     /// Loads what `directory` (`<state>/outbox`) holds from an earlier run and starts the thread.
-    public init(settings: OutboxSettings, directory: String, onEvent: @escaping @Sendable (Event) -> Void,
-                onDamagedRecord: (String, Error) -> Void = { _, _ in }) throws {
+    public init(settings: OutboxSettings, directory: String, clock: LensClock = .system,
+                onEvent: @escaping @Sendable (Event) -> Void, onDamagedRecord: (String, Error) -> Void = { _, _ in }) throws {
         self.settings = settings
+        self.clock = clock
         self.onEvent = onEvent
         journal = try RecordJournal(directory: directory, purpose: "the outbox")
         var state = State()
@@ -51,14 +54,14 @@ public final class Outbox: Sendable {
     /// Queues a stored result; durable when it returns. Throws when the record cannot be written
     /// (the disk is full): the result is then not queued.
     public func enqueue(_ stored: StoredResult, fileExtension: String) throws {
-        try put(OutboxRecord(stored, fileExtension: fileExtension))
+        try put(OutboxRecord(stored, fileExtension: fileExtension, queuedAt: now))
     }
 
     /// The file of `stored` changed (a time-stamp was added later): the new bytes are what is
     /// delivered, whether the old ones were already delivered, are waiting, or are being sent now
     /// (an attempt in flight then does not count).
     public func enqueueAgain(_ stored: StoredResult, fileExtension: String) throws {
-        try put(OutboxRecord(stored, fileExtension: fileExtension))
+        try put(OutboxRecord(stored, fileExtension: fileExtension, queuedAt: now))
     }
 
     private func put(_ fresh: OutboxRecord) throws {
@@ -128,7 +131,7 @@ public final class Outbox: Sendable {
         while true {
             let next = state.withLock { state -> Next in
                 guard !state.stopping else { return .stop }
-                let now = Date().timeIntervalSince1970
+                let now = self.now
                 let waiting = state.records.values.filter { $0.state == .queued }
                 if let due = waiting.filter({ $0.nextAttempt <= now }).min(by: Self.queueOrder) { return .send(due) }
                 return .wait(until: waiting.map(\.nextAttempt).min())
@@ -144,7 +147,7 @@ public final class Outbox: Sendable {
                 }
             case .wait(until: let wake?):
                 // A signal that came meanwhile (or the one being waited for) only means: look again.
-                _ = changed.wait(timeout: .now() + max(0, wake - Date().timeIntervalSince1970))
+                _ = changed.wait(timeout: .now() + max(0, wake - now))
             case .wait(until: nil):
                 changed.wait()
             }
@@ -222,12 +225,12 @@ public final class Outbox: Sendable {
             record.lastError = message
             let delay = UploadBackoff.delay(afterFailures: record.attempts, first: settings.firstRetrySeconds,
                                             cap: settings.retryMaxSeconds, retryAfter: retryAfter)
-            record.failedAt = Date().timeIntervalSince1970
-            record.nextAttempt = record.failedAt! + delay
+            record.failedAt = now
+            record.nextAttempt = now + delay
             persist(record, in: &state)
         case .permanent(let error, let message):
             record.state = .failed
-            record.failedAt = Date().timeIntervalSince1970
+            record.failedAt = now
             record.lastError = message
             persist(record, in: &state)
             emit(.failed(record, error: error, message: message))
@@ -243,6 +246,9 @@ public final class Outbox: Sendable {
     }
 
     // MARK: Helpers (under the lock)
+
+    /// Seconds since 1970, as records keep their times.
+    private var now: Double { clock.wall().timeIntervalSince1970 }
 
     private func announce(_ state: State) { emit(.changed(currentSummary(state))) }
 

@@ -32,7 +32,7 @@ public struct OutboxRecord: Codable, Sendable, Equatable, JournalRecord {
     /// finishes afterwards does not count as delivering the new ones.
     public var generation: Int
 
-    public init(_ stored: StoredResult, fileExtension: String) {
+    public init(_ stored: StoredResult, fileExtension: String, queuedAt: Double) {
         name = stored.name
         uid = stored.uid
         path = stored.path
@@ -44,7 +44,7 @@ public struct OutboxRecord: Codable, Sendable, Equatable, JournalRecord {
         attempts = 0
         nextAttempt = 0
         lastError = nil
-        queuedAt = Date().timeIntervalSince1970
+        self.queuedAt = queuedAt
         generation = 0
     }
 }

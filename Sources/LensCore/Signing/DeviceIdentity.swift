@@ -35,7 +35,8 @@ public final class DeviceIdentity: Sendable {
     public static func load(_ configuration: IdentityConfiguration, now: Date = Date()) -> DeviceIdentity {
         let material: IdentityMaterial
         do {
-            if configuration.enrollment == .organization {
+            if configuration.enrollment.isOrganization {
+                ESTEnrollment.finishInterruptedRenewal(configuration)
                 material = try OrganizationIdentity.load(configuration)
             } else if configuration.usesConfiguredCredentials {
                 material = try ConfiguredIdentity.load(configuration)

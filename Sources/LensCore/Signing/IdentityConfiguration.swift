@@ -20,7 +20,7 @@ public struct IdentityConfiguration: Sendable {
     /// turn Invalid when it expires, and a year bounds the damage of a leaked key.
     public var lifetimeDays: Int
     /// `self`: lensd's own device CA (above); `org`: a certificate the organization's CA issued
-    /// for the device key, installed with InstallCertificate.
+    /// for the device key, installed with InstallCertificate; `est`: the same, enrolled over EST.
     public var enrollment: Enrollment = .selfIssued
     /// With `org`: the organization's root, the only anchor an installed chain may lead to.
     public var organizationTrustAnchorPath: String?
@@ -39,6 +39,11 @@ public struct IdentityConfiguration: Sendable {
     public enum Enrollment: String, Sendable {
         case selfIssued = "self"
         case organization = "org"
+        /// The organization's CA, reached by lensd itself over EST (RFC 7030): see ESTEnrollment.
+        case est
+
+        /// Whether the organization's CA certifies the device key (by hand or over EST).
+        public var isOrganization: Bool { self != .selfIssued }
     }
 
     public init(

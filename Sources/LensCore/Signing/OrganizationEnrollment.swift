@@ -20,11 +20,14 @@ public enum OrganizationEnrollment {
 
     /// Installs `chainPEM` (leaf first, then intermediates) when the leaf certifies the device
     /// key, meets the C2PA signing-certificate profile, is valid at `now` and leads to the
-    /// organization's root — the same checks as at start-up. Otherwise nothing changes.
-    public static func install(_ chainPEM: String, _ configuration: IdentityConfiguration, now: Date = Date()) throws(IdentityFailure) {
+    /// organization's root — the same checks as at start-up. Otherwise nothing changes. `key`:
+    /// the key the chain must certify when it is not (yet) the device key, as in an EST renewal.
+    public static func install(_ chainPEM: String, _ configuration: IdentityConfiguration, now: Date = Date(),
+                               key offered: (any SigningKey)? = nil) throws(IdentityFailure) {
         try requireOrganization(configuration)
         let anchor = try OrganizationIdentity.trustAnchor(configuration)
-        guard let key = try OrganizationIdentity.deviceKey(configuration, create: false) else {
+        let existing = offered == nil ? try OrganizationIdentity.deviceKey(configuration, create: false) : nil
+        guard let key = offered ?? existing else {
             throw IdentityFailure(.missing, "there is no device key to certify; run lensctl enroll request first")
         }
         let chain: [Certificate]
@@ -51,7 +54,7 @@ public enum OrganizationEnrollment {
     }
 
     private static func requireOrganization(_ configuration: IdentityConfiguration) throws(IdentityFailure) {
-        guard configuration.enrollment == .organization else {
+        guard configuration.enrollment.isOrganization else {
             throw IdentityFailure(.invalid, "lensd enrolls itself (enrollment = self); set enrollment = org and org-trust-anchor first")
         }
     }

@@ -11,24 +11,28 @@ enum OrganizationIdentity {
     static let keyFileName = "device.key"
     /// The TPM's wrapped blob of a `key = tpm2:` device key; useless without that TPM.
     static let tpmBlobFileName = "device.tpm2"
-    static let enrollRemedy = "enroll with lensctl enroll request, have the organization's CA sign the request, "
-        + "then lensctl enroll install CHAIN.pem"
+    static func enrollRemedy(_ configuration: IdentityConfiguration) -> String {
+        configuration.enrollment == .est
+            ? "lensd enrolls over EST by itself (est-url); lensctl enroll status says what it waits for"
+            : "enroll with lensctl enroll request, have the organization's CA sign the request, then lensctl enroll install CHAIN.pem"
+    }
 
     static func load(_ configuration: IdentityConfiguration) throws(IdentityFailure) -> IdentityMaterial {
         let anchor = try trustAnchor(configuration)
+        let remedy = enrollRemedy(configuration)
         guard let key = try deviceKey(configuration, create: false) else {
-            throw IdentityFailure(.missing, "there is no device key yet; \(enrollRemedy)")
+            throw IdentityFailure(.missing, "there is no device key yet; \(remedy)")
         }
         let path = chainPath(configuration)
-        let text = try CredentialFile.read(path, "the installed certificate chain", isSecret: false, remedy: enrollRemedy)
-        let chain = try CredentialFile.parseCertificates(text, "the installed certificate chain", path: path, remedy: enrollRemedy)
+        let text = try CredentialFile.read(path, "the installed certificate chain", isSecret: false, remedy: remedy)
+        let chain = try CredentialFile.parseCertificates(text, "the installed certificate chain", path: path, remedy: remedy)
         return material(key: key, chain: chain, anchor: anchor, chainPath: path, configuration)
     }
 
     static func material(key: any SigningKey, chain: [Certificate], anchor: (Certificate, String), chainPath: String,
                          _ configuration: IdentityConfiguration) -> IdentityMaterial {
         IdentityMaterial(key: key, chain: chain, trustAnchor: anchor.0, keyPath: keyName(configuration), chainPath: chainPath,
-                         trustAnchorPath: anchor.1, remedy: enrollRemedy)
+                         trustAnchorPath: anchor.1, remedy: enrollRemedy(configuration))
     }
 
     /// The organization's root and its path.

@@ -1,3 +1,5 @@
+import C2PA
+
 /// The names lensd accepts for result files. Names come from lensd itself, but they are checked
 /// anyway because they become path components.
 enum ResultName {
@@ -28,12 +30,7 @@ enum ResultName {
     /// The MIME type of a result found on disk at startup, when the one given to `store` is no
     /// longer known (it is kept in memory only).
     static func mime(forExtension fileExtension: String) -> String {
-        switch fileExtension {
-        case "jpg", "jpeg": "image/jpeg"
-        case "mp4": "video/mp4"
-        case "png": "image/png"
-        default: "application/octet-stream"
-        }
+        AssetFormat.all.first { $0.fileExtension == fileExtension }?.mediaType ?? "application/octet-stream"
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

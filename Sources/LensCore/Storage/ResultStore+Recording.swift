@@ -1,3 +1,4 @@
+import C2PA
 import Foundation
 import Glibc
 
@@ -18,7 +19,7 @@ extension ResultStore {
         guard ResultName.isValid(name) else { throw StorageError(.invalidArgument, "invalid result name \"\(name)\"") }
         // The recorder opens this path itself; the directory was checked (not a link, lensd's own) first.
         _ = try userDirectory(uid)
-        return "\(directory)/\(uid)/\(Self.recordingPrefix)\(name).mp4"
+        return "\(directory)/\(uid)/\(Self.recordingPrefix)\(name).\(AssetFormat.bmff.fileExtension)"
     }
 
     /// Renames a finished recording to its result name and indexes it (retention as for `store`),
@@ -31,10 +32,10 @@ extension ResultStore {
         do {
             let size = try Syscalls.status(path).size
             let note = ResultNote(signed: signed, recovered: recovered)
-            let entry = ResultIndex.Entry(name: name, fileExtension: "mp4", size: size, mime: "video/mp4", sha256: nil,
-                                          created: Date(), note: note)
+            let entry = ResultIndex.Entry(name: name, fileExtension: AssetFormat.bmff.fileExtension, size: size,
+                                          mime: AssetFormat.bmff.mediaType, sha256: nil, created: Date(), note: note)
             let uidDirectory = try userDirectory(uid)
-            let journaled = "\(Self.recordingPrefix)\(name).mp4"
+            let journaled = "\(Self.recordingPrefix)\(name).\(AssetFormat.bmff.fileExtension)"
             return try publish(entry, uid: uid, in: uidDirectory) {
                 try note.write(name, in: uidDirectory)
                 try Syscalls.rename(at: uidDirectory, journaled, entry.fileName)
@@ -60,7 +61,7 @@ extension ResultStore {
             for fileName in (try? Syscalls.directoryEntries("\(directory)/\(uidName)")) ?? []
             where fileName.hasPrefix(Self.recordingPrefix) {
                 guard let parsed = ResultName.parseFileName(String(fileName.dropFirst(Self.recordingPrefix.count))),
-                      parsed.fileExtension == "mp4" else { continue }
+                      parsed.fileExtension == AssetFormat.bmff.fileExtension else { continue }
                 found.append(InterruptedRecording(name: parsed.name, uid: uid, path: "\(directory)/\(uidName)/\(fileName)"))
             }
         }

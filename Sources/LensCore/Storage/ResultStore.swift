@@ -1,3 +1,4 @@
+import C2PA
 import Foundation
 import Glibc
 import LensSystem
@@ -164,7 +165,7 @@ public final class ResultStore: Sendable {
     /// deletes stays readable through the descriptor.
     public func fetchDescriptor(name: String, uid: UInt32) throws -> FileDescriptor {
         let entry = try lookUp(name: name, uid: uid)
-        guard entry.mime.hasPrefix("video/") else { return try sealedMemfd(name: name, uid: uid) }
+        guard AssetFormat(mediaType: entry.mime)?.isVideo == true else { return try sealedMemfd(name: name, uid: uid) }
         return try withFile(entry, uid: uid) { try $0.duplicate().release() }
     }
 

@@ -1,3 +1,4 @@
+import C2PA
 import Foundation
 
 /// How a recording's frames are coded: H.264 through OpenH264 (the default: ~2.5 Mb/s at 720p),
@@ -23,6 +24,7 @@ public final class VideoRecorder {
     private let encoding: VideoEncoding
     private let frameRate: Double
     private let creationTime: Date
+    private let metadata: CaptureMetadata?
     private var writer: BackgroundFragmentWriter?
     private var encoder: H264Encoder?
     private var image: I420Image?
@@ -40,8 +42,11 @@ public final class VideoRecorder {
     /// Nothing is created on disk until the first frame is coded (an H.264 track needs the
     /// encoder's parameter sets in its header). A `microphone` (already capturing) adds a sound
     /// track whose time 0 is the first written frame's timestamp (same monotonic clock).
-    public init(path: String, encoding: VideoEncoding, frameRate: Double, creationTime: Date, microphone: Microphone? = nil) {
+    /// `metadata`: what the file's QuickTime metadata says (see `FragmentedMP4Writer.init`).
+    public init(path: String, encoding: VideoEncoding, frameRate: Double, creationTime: Date, metadata: CaptureMetadata? = nil,
+                microphone: Microphone? = nil) {
         self.path = path
+        self.metadata = metadata
         self.encoding = encoding
         self.frameRate = frameRate > 0 && frameRate.isFinite ? frameRate : 30
         self.creationTime = creationTime
@@ -172,7 +177,8 @@ public final class VideoRecorder {
 
     private func open(_ track: VideoTrack, at timestamp: Double) throws {
         let audio = microphone.map { AudioTrack(channels: $0.settings.channels, preSkip: $0.preSkip) }
-        writer = BackgroundFragmentWriter(try FragmentedMP4Writer(path: path, track: track, audio: audio, creationTime: creationTime))
+        writer = BackgroundFragmentWriter(try FragmentedMP4Writer(path: path, track: track, audio: audio, creationTime: creationTime,
+                                                                       metadata: metadata))
         let origin = Self.monotonicTime(of: timestamp)
         self.origin = origin
         microphone?.start(at: origin)

@@ -1,18 +1,25 @@
 import Foundation
 
-/// The instruction texts in the user's language: an app's own dictionary first (keyed by
-/// instruction key, as the component's `localizationDictionary`), then the gettext catalog
-/// of the text domain `lensd`, then the English default.
+/// The instruction texts, as the face library's `Localization` gives them: the gettext catalog of
+/// the text domain `lensd` for the user's language (the system-defined locale), or, with
+/// `useLocalizationDictionary`, the app's own `localizationDictionary` whatever the locale; then
+/// the English default. Both are keyed by the library's keys
+/// (`dot.face_lite_auto_capture.instruction.face_too_far`, `FaceInstruction.localizationKey`), so an
+/// app's Localizable.strings, read with `NSDictionary(contentsOf:)`, serves as the dictionary.
 public struct FaceLocalization: Sendable {
     public static let textDomain = "lensd"
 
     public var catalog: MessageCatalog?
-    /// Instruction key (`face_too_far`, …) → text; overrides the catalog.
+    /// Localization key → text; used instead of the catalog when `useLocalizationDictionary`.
     public var localizationDictionary: [String: String]
+    /// The library's switch: true ignores the locale's catalog for `localizationDictionary`.
+    public var useLocalizationDictionary: Bool
 
-    public init(catalog: MessageCatalog? = nil, localizationDictionary: [String: String] = [:]) {
+    public init(catalog: MessageCatalog? = nil, localizationDictionary: [String: String] = [:],
+                useLocalizationDictionary: Bool = false) {
         self.catalog = catalog
         self.localizationDictionary = localizationDictionary
+        self.useLocalizationDictionary = useLocalizationDictionary
     }
 
     /// The catalog for the languages the environment asks for, found the gettext way:
@@ -22,7 +29,8 @@ public struct FaceLocalization: Sendable {
     /// is skipped (English is better than no text), and reported through `problems`.
     public static func forEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
                                       localeDirectories: [String],
-                                      localizationDictionary: [String: String] = [:]) -> (localization: FaceLocalization, problems: [String]) {
+                                      localizationDictionary: [String: String] = [:],
+                                      useLocalizationDictionary: Bool = false) -> (localization: FaceLocalization, problems: [String]) {
         var problems: [String] = []
         for language in languages(environment) {
             for directory in localeDirectories {
@@ -30,13 +38,15 @@ public struct FaceLocalization: Sendable {
                 guard FileManager.default.fileExists(atPath: path) else { continue }
                 do {
                     let catalog = try MessageCatalog(contentsOf: path)
-                    return (FaceLocalization(catalog: catalog, localizationDictionary: localizationDictionary), problems)
+                    return (FaceLocalization(catalog: catalog, localizationDictionary: localizationDictionary,
+                                             useLocalizationDictionary: useLocalizationDictionary), problems)
                 } catch {
                     problems.append(error.description)
                 }
             }
         }
-        return (FaceLocalization(localizationDictionary: localizationDictionary), problems)
+        return (FaceLocalization(localizationDictionary: localizationDictionary, useLocalizationDictionary: useLocalizationDictionary),
+                problems)
     }
 
     /// Catalog names to try, most wanted first (public for apps with a text domain of their own).
@@ -65,7 +75,9 @@ public struct FaceLocalization: Sendable {
     }
 
     public func text(for instruction: FaceInstruction) -> String {
-        localizationDictionary[instruction.key] ?? catalog?.translation(of: instruction.defaultText) ?? instruction.defaultText
+        let localized = useLocalizationDictionary ? localizationDictionary[instruction.localizationKey]
+            : catalog?.translation(of: instruction.defaultText, context: instruction.localizationKey)
+        return localized ?? instruction.defaultText
     }
 }
 

@@ -66,6 +66,9 @@ public struct MessageCatalog: Sendable {
 
     public func translation(of msgid: String) -> String? { translations[msgid] }
 
+    /// The translation of `msgid` in `context` (its msgctxt).
+    public func translation(of msgid: String, context: String) -> String? { translations["\(context)\u{4}\(msgid)"] }
+
     /// The first of NUL-separated plural forms.
     private static func singular(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         bytes[..<(bytes.firstIndex(of: 0) ?? bytes.endIndex)]

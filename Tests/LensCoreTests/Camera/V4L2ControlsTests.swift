@@ -32,6 +32,17 @@ final class V4L2ControlsTests: XCTestCase {
         func menuIndices(of info: V4L2ControlInfo) throws -> [Int64] {
             menus[info.id] ?? Array(info.minimum...info.maximum)
         }
+        /// Rectangle controls: what was set, as `adjust` (the driver's alignment) makes it.
+        var rectangles: [UInt32: V4L2Rectangle] = [:]
+        var adjust: (V4L2Rectangle) -> V4L2Rectangle = { $0 }
+        func rectangle(_ id: UInt32) throws -> V4L2Rectangle {
+            guard controls[id] != nil else { throw V4L2Errno("VIDIOC_G_EXT_CTRLS", code: EINVAL) }
+            return rectangles[id] ?? V4L2Rectangle(left: 0, top: 0, width: 0, height: 0)
+        }
+        func setRectangle(_ id: UInt32, to rectangle: V4L2Rectangle) throws {
+            guard controls[id] != nil else { throw V4L2Errno("VIDIOC_S_EXT_CTRLS", code: EINVAL) }
+            rectangles[id] = adjust(rectangle)
+        }
     }
 
     private let zoom = V4L2ControlID.zoomAbsolute
@@ -80,7 +91,7 @@ final class V4L2ControlsTests: XCTestCase {
                                  V4L2ControlInfo(id: V4L2ControlID.focusAuto, minimum: 0, maximum: 1)])
         let controls = try V4L2Controls(probing: device)
         XCTAssertTrue(controls.canFocus)
-        let point = try controls.focus(on: device)
+        let point = try controls.focus(at: (0.25, 0.75), frame: (640, 480), on: device)
         XCTAssertEqual([point.x, point.y], [0.5, 0.5])
         XCTAssertEqual(device.sets.map(\.id), [V4L2ControlID.autoFocusStart])
     }
@@ -89,7 +100,7 @@ final class V4L2ControlsTests: XCTestCase {
         let device = FakeDevice([V4L2ControlInfo(id: V4L2ControlID.autoFocusStart, minimum: 0, maximum: 1),
                                  V4L2ControlInfo(id: V4L2ControlID.autoFocusStatus, minimum: 0, maximum: 7, isReadOnly: true)],
                                 values: [V4L2ControlID.autoFocusStatus: 4])
-        XCTAssertThrowsError(try V4L2Controls(probing: device).focus(on: device)) {
+        XCTAssertThrowsError(try V4L2Controls(probing: device).focus(at: (0.25, 0.75), frame: (640, 480), on: device)) {
             guard case CameraError.focusFailed = $0 else { return XCTFail("\($0)") }
         }
     }
@@ -97,7 +108,7 @@ final class V4L2ControlsTests: XCTestCase {
     func testContinuousAutofocusWhenThereIsNoOneShot() throws {
         let device = FakeDevice([V4L2ControlInfo(id: V4L2ControlID.focusAuto, minimum: 0, maximum: 1)])
         let controls = try V4L2Controls(probing: device)
-        _ = try controls.focus(on: device)
+        _ = try controls.focus(at: (0.25, 0.75), frame: (640, 480), on: device)
         XCTAssertEqual(device.values[V4L2ControlID.focusAuto], 1)
     }
 
@@ -107,10 +118,46 @@ final class V4L2ControlsTests: XCTestCase {
         for device in [FakeDevice(), disabled] {
             let controls = try V4L2Controls(probing: device)
             XCTAssertFalse(controls.canFocus)
-            XCTAssertThrowsError(try controls.focus(on: device)) {
+            XCTAssertThrowsError(try controls.focus(at: (0.25, 0.75), frame: (640, 480), on: device)) {
                 guard case CameraError.focusFailed = $0 else { return XCTFail("\($0)") }
             }
         }
+    }
+
+    private let regionRect = V4L2ControlID.regionOfInterestRect
+    private let regionAuto = V4L2ControlID.regionOfInterestAuto
+
+    /// UVC's region of interest: a square around the tapped point, auto-exposure and focus told to
+    /// use it, autofocus started; the point reported is the centre of the region the camera kept.
+    func testARegionOfInterestFocusesAndMetersAtThePointTheCameraKept() throws {
+        let device = FakeDevice([V4L2ControlInfo(id: V4L2ControlID.autoFocusStart, minimum: 0, maximum: 1),
+                                 V4L2ControlInfo(id: regionRect, minimum: 0, maximum: 0),
+                                 V4L2ControlInfo(id: regionAuto, minimum: 0, maximum: 0xff)])
+        let controls = try V4L2Controls(probing: device)
+        let point = try controls.focus(at: (0.25, 0.75), frame: (640, 480), on: device)
+        // 12.5 % of 480 is 60 px: centred on (160, 360).
+        XCTAssertEqual(device.rectangles[regionRect], V4L2Rectangle(left: 130, top: 330, width: 60, height: 60))
+        XCTAssertEqual([point.x, point.y], [0.25, 0.75])
+        XCTAssertEqual(device.values[regionAuto], 0b1001, "auto-exposure and focus")
+        XCTAssertEqual(device.sets.map(\.id), [regionAuto, V4L2ControlID.autoFocusStart])
+
+        // A camera that aligns the region to 16 px reports where it really is.
+        device.adjust = { V4L2Rectangle(left: $0.left / 16 * 16, top: $0.top / 16 * 16, width: 64, height: 64) }
+        let aligned = try controls.focus(at: (0.25, 0.75), frame: (640, 480), on: device)
+        XCTAssertEqual([aligned.x, aligned.y], [(128.0 + 32) / 640, (320.0 + 32) / 480])
+        // At a corner the square stays inside the frame.
+        XCTAssertEqual(V4L2Controls.region(around: (1, 1), in: (640, 480)), V4L2Rectangle(left: 580, top: 420, width: 60, height: 60))
+        XCTAssertEqual(V4L2Controls.region(around: (0, 0), in: (640, 480)), V4L2Rectangle(left: 0, top: 0, width: 60, height: 60))
+    }
+
+    /// Without a region control, the point cannot reach the camera: the centre it focuses on is
+    /// what is reported (LensFocusResult.isFallback), never the point asked for.
+    func testWithoutARegionTheCentreIsReportedNotThePoint() throws {
+        let device = FakeDevice([V4L2ControlInfo(id: V4L2ControlID.focusAuto, minimum: 0, maximum: 1),
+                                 V4L2ControlInfo(id: regionRect, minimum: 0, maximum: 0, isDisabled: true)])
+        let point = try V4L2Controls(probing: device).focus(at: (0.25, 0.75), frame: (640, 480), on: device)
+        XCTAssertEqual([point.x, point.y], [0.5, 0.5])
+        XCTAssertNil(device.rectangles[regionRect])
     }
 
     func testOrientationControlDecidesThePosition() {

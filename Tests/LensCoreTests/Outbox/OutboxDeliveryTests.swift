@@ -243,7 +243,7 @@ final class OutboxDeadlineTests: XCTestCase {
         XCTAssertTrue(timeout.contains("deadline of 2 s (upload-timeout)"), timeout)
         // The second PUT came after the first attempt's deadline (2 s, plus 1000 bytes at 128 KiB/s), and not much later.
         let waited = (Double(log[1].last ?? "") ?? 0) - (Double(log[0].last ?? "") ?? 0)
-        XCTAssertGreaterThanOrEqual(waited, 2, "the attempt lasted its deadline")
+        XCTAssertGreaterThanOrEqual(waited, 1.8, "the attempt lasted its deadline (from a little after it began)")
         XCTAssertLessThan(waited, 30, "and no longer (liveness bound)")
     }
 }

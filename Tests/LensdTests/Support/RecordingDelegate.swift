@@ -9,12 +9,12 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
     enum Call: Equatable {
         case thumbnail(name: String, bytes: Int)
         case truepic(name: String, photo: Data, info: LensResultInfo)
-        case captureDisabled([LensDisabledReason])
+        case captureDisabled(Set<LensCaptureStatus>)
         case captureEnabled
         case failed(LensClientError)
         case zoom(Double)
         case focus(LensPoint)
-        case camera(LensDevice)
+        case camera(LensCaptureDevice)
         case flash(LensFlashMode)
         /// A control callback's error argument (its value nil).
         case controlFailed(LensControl, LensClientError)
@@ -56,10 +56,10 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
     }
 
     /// A control callback: its value, or its error (a value and an error together is a defect).
-    private func record(_ value: Call?, _ error: LensClientError?, _ control: LensControl) {
+    private func record(_ value: Call?, _ error: Error?, _ control: LensControl) {
         switch (value, error) {
         case (let value?, nil): record(value)
-        case (nil, let error?): record(.controlFailed(control, error))
+        case (nil, let error as LensClientError): record(.controlFailed(control, error))
         default: XCTFail("control callback with value \(String(describing: value)) and error \(String(describing: error))")
         }
     }
@@ -72,22 +72,25 @@ final class RecordingDelegate: LensCameraDelegate, Sendable {
         }
     }
 
-    func didGenerateThumbnail(_ thumbnail: Data, name: String) { record(.thumbnail(name: name, bytes: thumbnail.count)) }
+    func lensCameraDidFinishInitialCapture(_ imageName: String, _ image: Data) { record(.thumbnail(name: imageName, bytes: image.count)) }
     func didGenerateTruepic(_ photo: Data, name: String, info: LensResultInfo) { record(.truepic(name: name, photo: photo, info: info)) }
-    func captureDisabled(reasons: [LensDisabledReason]) { record(.captureDisabled(reasons)) }
-    func captureEnabled() { record(.captureEnabled) }
-    func didFailWithError(_ error: LensClientError) { record(.failed(error)) }
-    func didChangeZoomFactor(_ factor: Double?, error: LensClientError?) { record(factor.map { .zoom($0) }, error, .zoom) }
-    func didFocusOnPoint(_ point: LensPoint?, error: LensClientError?) { record(point.map { .focus($0) }, error, .focus) }
-    func didChangeCamera(_ device: LensDevice?, error: LensClientError?) { record(device.map { .camera($0) }, error, .camera) }
-    func didChangeFlashMode(_ mode: LensFlashMode?, error: LensClientError?) { record(mode.map { .flash($0) }, error, .flashMode) }
-    func subjectAreaDidChange() { record(.subjectArea) }
+    func lensCameraDidDisableCapture(for reasons: Set<LensCaptureStatus>) { record(.captureDisabled(reasons)) }
+    func lensCameraDidEnableCapture() { record(.captureEnabled) }
+    func lensCameraDidFailWithError(_ error: LensCameraError) { record(.failed(error)) }
+    func lensCameraChangedZoomFactor(_ zoomFactor: Double?, error: Error?) { record(zoomFactor.map { .zoom($0) }, error, .zoom) }
+    func lensCameraDidFocusOnPoint(_ point: LensPoint?, error: Error?) { record(point.map { .focus($0) }, error, .focus) }
+    func lensCameraDidChangeTo(_ device: LensCaptureDevice?, error: Error?) { record(device.map { .camera($0) }, error, .camera) }
+    func lensCameraDidSetFlashMode(_ mode: LensCaptureDevice.FlashMode?, error: Error?) { record(mode.map { .flash($0) }, error, .flashMode) }
+    func lensCameraSubjectAreaDidChange() { record(.subjectArea) }
     func didUpdateLocation(_ location: LensLocation?) { record(.location(location)) }
-    func didStartRecordingVideo() { record(.videoStarted) }
-    func didStopRecordingVideo() { record(.videoStopped) }
-    func didFailRecordingVideo(_ error: LensClientError) { record(.videoFailed(error)) }
-    func didGenerateVideoThumbnail(_ thumbnail: Data, name: String, duration: Double) {
-        record(.videoThumbnail(name: name, bytes: thumbnail.count, duration: duration))
+    func lensCameraDidStartRecordingVideo() { record(.videoStarted) }
+    func lensCameraDidStopRecordingVideo() { record(.videoStopped) }
+    func lensCameraVideoRecordingFailed(error: Error?) {
+        guard let error = error as? LensClientError else { return XCTFail("VideoRecordingFailed without lensd's error: \(String(describing: error))") }
+        record(.videoFailed(error))
+    }
+    func lensCameraDidGenerateVideoThumnail(fileName: String, image: Data, duration: TimeInterval?) {
+        record(.videoThumbnail(name: fileName, bytes: image.count, duration: duration ?? -1))
     }
     func didGenerateTruepicVideo(name: String, info: LensVideoInfo) { record(.videoSigned(name: name, info: info)) }
     func didGenerateUnsignedVideo(name: String, info: LensVideoInfo) { record(.videoUnsigned(name: name, info: info)) }

@@ -205,8 +205,8 @@ public final class V4L2Camera: Camera {
         guard (0...1).contains(x), (0...1).contains(y) else {
             throw CameraError.invalidArgument("focus point (\(x), \(y)) is outside 0...1")
         }
-        guard let device, let controls else { throw CameraError.focusFailed("\(description.path) is not open") }
-        return try mappingErrors { try controls.focus(on: device) }
+        guard let device, let controls, let format else { throw CameraError.focusFailed("\(description.path) is not open") }
+        return try mappingErrors { try controls.focus(at: (x, y), frame: (format.width, format.height), on: device) }
     }
 
     public func setFlashMode(_ mode: FlashMode) throws {

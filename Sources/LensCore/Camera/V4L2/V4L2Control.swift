@@ -37,6 +37,10 @@ public enum V4L2ControlID {
     public static let autoFocusStart = UInt32(V4L2_CID_AUTO_FOCUS_START)
     public static let autoFocusStatus = UInt32(V4L2_CID_AUTO_FOCUS_STATUS)
     public static let cameraOrientation = UInt32(V4L2_CID_CAMERA_ORIENTATION)
+    /// UVC's region of interest (a v4l2_rect in frame pixels) and what the camera does with it
+    /// (a bitmask: auto-exposure, focus, …).
+    public static let regionOfInterestRect = CV4L2_CID_REGION_OF_INTEREST_RECT
+    public static let regionOfInterestAuto = CV4L2_CID_REGION_OF_INTEREST_AUTO
     // Flash class: these live on LED-flash subdevices, never on video nodes.
     public static let flashLEDMode = UInt32(V4L2_CID_FLASH_LED_MODE)
     public static let flashStrobe = UInt32(V4L2_CID_FLASH_STROBE)
@@ -51,4 +55,22 @@ public protocol V4L2ControlDevice: AnyObject {
     func setControl(_ id: UInt32, to value: Int32) throws
     /// The values of a menu control the driver offers; menus may leave gaps in min...max.
     func menuIndices(of info: V4L2ControlInfo) throws -> [Int64]
+    /// A rectangle control (VIDIOC_G_EXT_CTRLS / VIDIOC_S_EXT_CTRLS); the driver may adjust what is set.
+    func rectangle(_ id: UInt32) throws -> V4L2Rectangle
+    func setRectangle(_ id: UInt32, to rectangle: V4L2Rectangle) throws
+}
+
+/// A v4l2_rect, in frame pixels.
+public struct V4L2Rectangle: Sendable, Equatable {
+    public var left: Int32
+    public var top: Int32
+    public var width: UInt32
+    public var height: UInt32
+
+    public init(left: Int32, top: Int32, width: UInt32, height: UInt32) {
+        self.left = left
+        self.top = top
+        self.width = width
+        self.height = height
+    }
 }

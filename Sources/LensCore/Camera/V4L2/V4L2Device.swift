@@ -113,6 +113,34 @@ public final class V4L2Device: V4L2ControlDevice {
         try ioctl(CV4L2_VIDIOC_S_CTRL, &control, "VIDIOC_S_CTRL")
     }
 
+    public func rectangle(_ id: UInt32) throws -> V4L2Rectangle {
+        var rect = v4l2_rect()
+        try extendedControl(id, &rect, request: CV4L2_VIDIOC_G_EXT_CTRLS, "VIDIOC_G_EXT_CTRLS")
+        return V4L2Rectangle(left: rect.left, top: rect.top, width: rect.width, height: rect.height)
+    }
+
+    public func setRectangle(_ id: UInt32, to rectangle: V4L2Rectangle) throws {
+        var rect = v4l2_rect(left: rectangle.left, top: rectangle.top, width: rectangle.width, height: rectangle.height)
+        try extendedControl(id, &rect, request: CV4L2_VIDIOC_S_EXT_CTRLS, "VIDIOC_S_EXT_CTRLS")
+    }
+
+    /// One compound control through the extended-control ioctls, its payload in `value`.
+    private func extendedControl<T>(_ id: UInt32, _ value: inout T, request: UInt, _ operation: String) throws {
+        try withUnsafeMutableBytes(of: &value) { payload in
+            var control = v4l2_ext_control()
+            control.id = id
+            control.size = UInt32(payload.count)
+            control.ptr = payload.baseAddress
+            try withUnsafeMutablePointer(to: &control) { pointer in
+                var controls = v4l2_ext_controls()
+                controls.which = UInt32(V4L2_CTRL_WHICH_CUR_VAL)
+                controls.count = 1
+                controls.controls = pointer
+                try ioctl(request, &controls, operation)
+            }
+        }
+    }
+
     public func menuIndices(of info: V4L2ControlInfo) throws -> [Int64] {
         guard info.minimum <= info.maximum else { return [] }
         return try (info.minimum...info.maximum).filter { index in

@@ -28,9 +28,16 @@ struct BoxBuilder {
 
     /// A box with a 32-bit size; in-memory boxes (moov, moof) never come near 4 GiB.
     mutating func box(_ type: String, _ body: (inout BoxBuilder) -> Void) {
+        precondition(type.utf8.count == 4, "four-character code expected: \(type)")
+        box(type: Array(type.utf8), body)
+    }
+
+    /// A box whose type is four bytes that are not text (QuickTime's "©xyz", an ilst item's key index).
+    mutating func box(type: [UInt8], _ body: (inout BoxBuilder) -> Void) {
+        precondition(type.count == 4, "a box type is four bytes")
         let start = bytes.count
         u32(0)
-        fourCC(type)
+        bytes.append(contentsOf: type)
         body(&self)
         let size = bytes.count - start
         precondition(size <= Int(UInt32.max), "box \(type) of \(size) bytes built in memory")

@@ -26,9 +26,11 @@ public final class FragmentedMP4Writer {
     private var isFinished = false
 
     /// Creates `path` (O_EXCL, mode 0600), writes ftyp + free reserve + moov(mvex), fsyncs file and
-    /// directory. `audio`: the recording has a sound track too.
-    public init(path: String, track: VideoTrack, audio: AudioTrack? = nil, creationTime: Date) throws {
-        movie = try MovieHeader(track: track, audio: audio, creationTime: creationTime)
+    /// directory. `audio`: the recording has a sound track too. `metadata`: where and with what it
+    /// is recorded, written into the moov as QuickTime metadata (journal and final alike).
+    public init(path: String, track: VideoTrack, audio: AudioTrack? = nil, creationTime: Date,
+                metadata: CaptureMetadata? = nil) throws {
+        movie = try MovieHeader(track: track, audio: audio, creationTime: creationTime, metadata: metadata)
         let fileType = JournalLayout.fileType(for: track.format), reserve = JournalLayout.reserve()
         let journalMovie = MovieBox.journal(movie)
         self.path = path

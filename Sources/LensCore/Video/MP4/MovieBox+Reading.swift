@@ -27,8 +27,11 @@ extension MovieBox {
             audioDescription = Array(moov[audioStsd.range])
             _ = try AudioSampleDescription.channels(of: audioDescription!)
         }
+        // The QuickTime metadata is carried over as it was written: the final moov must say what the journal said.
+        let metadataBoxes = boxes.filter { ["udta", "meta"].contains($0.type) }.flatMap { moov[$0.range] }
         return MovieHeader(creationTime: creationTime, width: width, height: height,
-                           sampleDescription: Array(moov[stsd.range]), audioSampleDescription: audioDescription)
+                           sampleDescription: Array(moov[stsd.range]), audioSampleDescription: audioDescription,
+                           metadataBoxes: metadataBoxes)
     }
 
     /// What recovery reports of a finalized file: the video's sample count and duration (90 kHz

@@ -1,5 +1,6 @@
 /// Builds `moov`: the journal's (empty sample tables + mvex, so readers expect fragments) and the
-/// final one (the full sample tables, no mvex); the video track, then the sound track if any.
+/// final one (the full sample tables, no mvex); the video track, then the sound track if any, then
+/// the recording's QuickTime metadata.
 /// One builder, so the two cannot drift apart.
 enum MovieBox {
     /// Movie and track header timescale (ms); the media timescales are the samples' (90 kHz video, 48 kHz sound).
@@ -63,6 +64,7 @@ enum MovieBox {
                         }
                     }
                 }
+                moov.append(header.metadataBoxes)
             }
         }
     }

@@ -49,6 +49,7 @@ final class CameraSession: @unchecked Sendable {  // the mutable state below is 
         do {
             let camera = try LensCamera(bus: bus, delegate: forwarder, delegateQueue: forwarder.queue)
             opened = camera
+            camera.videoDirectory = nil  // the archive keeps videos itself (keepVideo)
             forwarder.camera = camera
             forwarder.archive = ResultArchive(trustAnchorPEM: try camera.trustAnchor())
             try camera.startCaptureSession()
@@ -119,7 +120,7 @@ final class CameraSession: @unchecked Sendable {  // the mutable state below is 
         }
     }
 
-    private static func reasons(_ status: LensCaptureStatus) -> [GateReason] {
+    private static func reasons(_ status: LensSessionStatus) -> [GateReason] {
         DisplayText.disabledReasons(status.disabledReasons, details: status.disabledReasonDetails,
                                     fixAccuracy: status.location?.accuracy, maximumAccuracy: status.maximumLocationAccuracy)
     }

@@ -16,7 +16,7 @@ enum CameraUpdate {
     case deleted(name: String)
     case zoom(Double)
     case focused(LensPoint)
-    case device(LensDevice)
+    case device(LensCaptureDevice)
     case flash(LensFlashMode)
     case mode(LensCameraMode)
     case recordingStarted
@@ -40,7 +40,7 @@ struct FaceOverlay {
 /// What a new session starts with.
 struct CameraSetup {
     var mode: LensCameraMode
-    var device: LensDevice?
+    var device: LensCaptureDevice?
     var captureEnabled: Bool
     var reasons: [GateReason]
     var locationAccuracy: Double?

@@ -28,7 +28,7 @@ final class CameraWindow {
 
     private var connected = false
     private var mode = LensCameraMode.photo
-    private var device: LensDevice?
+    private var device: LensCaptureDevice?
     private var captureEnabled = false
     private var recording = false
     private var faceMode = false
@@ -262,7 +262,7 @@ final class CameraWindow {
         refreshSensitivity()
     }
 
-    private func show(device newDevice: LensDevice?) {
+    private func show(device newDevice: LensCaptureDevice?) {
         device = newDevice
         controls.show(device: newDevice)
         if let newDevice { actions.show(flash: newDevice.flashMode) }

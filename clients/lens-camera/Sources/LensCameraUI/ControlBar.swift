@@ -67,7 +67,7 @@ final class ControlBar {
         capture.setTooltip(tr("%@ (Space)", name))
     }
 
-    func show(device: LensDevice?) {
+    func show(device: LensCaptureDevice?) {
         let next = switch device?.position {
         case .back: tr("Switch to the front camera (C)")
         case .front: tr("Switch to the back camera (C)")

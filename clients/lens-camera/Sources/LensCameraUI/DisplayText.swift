@@ -14,7 +14,7 @@ enum DisplayText {
     /// Why capture is disabled, reason by reason, in plain words: what the user meets ("No
     /// location source"), with lensd's own words beside it for the details view (which gpsd is
     /// unreachable, and why), never instead of it. `fixAccuracy`: the current fix's, if any.
-    static func disabledReasons(_ reasons: [LensDisabledReason], details: [LensDisabledReason: String], fixAccuracy: Double?,
+    static func disabledReasons(_ reasons: [LensCaptureStatus], details: [LensCaptureStatus: String], fixAccuracy: Double?,
                                 maximumAccuracy: Double) -> [GateReason] {
         reasons.map { reason in
             let detail = details[reason].flatMap { $0.isEmpty ? nil : $0 }
@@ -27,7 +27,7 @@ enum DisplayText {
     /// The reason in a few words. For location: a fix too coarse (its accuracy and the one
     /// needed), no fix yet from a working source (lensd's words begin "no fix yet"), or no source
     /// at all (gpsd unreachable, refusing, gone).
-    static func summary(of reason: LensDisabledReason, detail: String?, fixAccuracy: Double?, maximumAccuracy: Double) -> String {
+    static func summary(of reason: LensCaptureStatus, detail: String?, fixAccuracy: Double?, maximumAccuracy: Double) -> String {
         let needed = Int(maximumAccuracy.rounded())
         switch reason {
         case .location:
@@ -73,7 +73,7 @@ enum DisplayText {
 
 /// One reason capture is disabled: plain words, and lensd's own when it gave any.
 struct GateReason: Equatable {
-    var reason: LensDisabledReason
+    var reason: LensCaptureStatus
     var summary: String
     var detail: String?
 

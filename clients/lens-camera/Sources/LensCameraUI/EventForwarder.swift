@@ -29,8 +29,8 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
         MainContext.post { update(event) }
     }
 
-    func didGenerateThumbnail(_ thumbnail: Data, name: String) {
-        post(.thumbnail(name: name, image: try? Texture(encoded: Array(thumbnail)), kind: .photo))
+    func lensCameraDidFinishInitialCapture(_ imageName: String, _ image: Data) {
+        post(.thumbnail(name: imageName, image: try? Texture(encoded: Array(image)), kind: .photo))
     }
 
     func didGenerateTruepic(_ photo: Data, name: String, info: LensResultInfo) {
@@ -44,8 +44,8 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
         }
     }
 
-    func didGenerateVideoThumbnail(_ thumbnail: Data, name: String, duration: Double) {
-        post(.thumbnail(name: name, image: try? Texture(encoded: Array(thumbnail)), kind: .video(duration: duration)))
+    func lensCameraDidGenerateVideoThumnail(fileName: String, image: Data, duration: TimeInterval?) {
+        post(.thumbnail(name: fileName, image: try? Texture(encoded: Array(image)), kind: .video(duration: duration ?? 0)))
     }
 
     func didGenerateTruepicVideo(name: String, info: LensVideoInfo) { keepVideo(name, signed: true, reason: nil) }
@@ -62,22 +62,25 @@ final class EventForwarder: LensCameraDelegate, @unchecked Sendable {  // set up
         }
     }
 
-    func captureDisabled(reasons: [LensDisabledReason]) { gateChanged() }
+    func lensCameraDidDisableCapture(for reasons: Set<LensCaptureStatus>) { gateChanged() }
     /// A new fix, or none: its accuracy shows, and the gate's words may change (a coarse fix).
     func didUpdateLocation(_ location: LensLocation?) {
         post(.location(accuracy: location?.accuracy))
         gateChanged()
     }
-    func captureEnabled() { gateChanged() }
-    func didFailWithError(_ error: LensClientError) { post(.error(error.message)) }
+    func lensCameraDidEnableCapture() { gateChanged() }
+    func lensCameraDidFailWithError(_ error: LensCameraError) { post(.error(error.message)) }
     // A refused control's error also comes here; the failed call reports it (CameraSession.control).
-    func didChangeZoomFactor(_ factor: Double?, error: LensClientError?) { if let factor { post(.zoom(factor)) } }
-    func didFocusOnPoint(_ point: LensPoint?, error: LensClientError?) { if let point { post(.focused(point)) } }
-    func didChangeCamera(_ device: LensDevice?, error: LensClientError?) { if let device { post(.device(device)) } }
-    func didChangeFlashMode(_ mode: LensFlashMode?, error: LensClientError?) { if let mode { post(.flash(mode)) } }
-    func didStartRecordingVideo() { post(.recordingStarted) }
-    func didStopRecordingVideo() { post(.recordingStopped) }
-    func didFailRecordingVideo(_ error: LensClientError) { post(.error(tr("Recording failed: %@", error.message))) }
+    func lensCameraChangedZoomFactor(_ zoomFactor: Double?, error: Error?) { if let zoomFactor { post(.zoom(zoomFactor)) } }
+    func lensCameraDidFocusOnPoint(_ point: LensPoint?, error: Error?) { if let point { post(.focused(point)) } }
+    func lensCameraDidChangeTo(_ device: LensCaptureDevice?, error: Error?) { if let device { post(.device(device)) } }
+    func lensCameraDidSetFlashMode(_ mode: LensCaptureDevice.FlashMode?, error: Error?) { if let mode { post(.flash(mode)) } }
+    func lensCameraDidStartRecordingVideo() { post(.recordingStarted) }
+    func lensCameraDidStopRecordingVideo() { post(.recordingStopped) }
+    func lensCameraVideoRecordingFailed(error: Error?) {
+        let message = (error as? LensClientError)?.message ?? error.map { "\($0)" } ?? ""
+        post(.error(tr("Recording failed: %@", message)))
+    }
     func didDetectFace(_ detection: LensFaceDetection) {
         let face = detection.face.map { (left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom) }
         post(.faceDetected(FaceOverlay(instruction: detection.instruction.localizedText(faceTexts), face: face,

@@ -28,7 +28,7 @@ final class DisplayTextTests: XCTestCase {
         XCTAssertEqual(DisplayText.disabledReasons([.location], details: [.location: "850 m > 50 m: the fix is coarser than needed"],
                                                    fixAccuracy: 850.2, maximumAccuracy: 50).map(\.summary),
                        ["Location not accurate enough: ± 850 m, needs ± 50 m or better"])
-        XCTAssertEqual(DisplayText.disabledReasons([LensDisabledReason(rawValue: "future")], details: [:], fixAccuracy: nil,
+        XCTAssertEqual(DisplayText.disabledReasons([LensCaptureStatus(rawValue: "future")], details: [:], fixAccuracy: nil,
                                                    maximumAccuracy: 50).map(\.summary),
                        ["Capture unavailable (future)"], "a reason this version does not know is still shown")
         XCTAssertEqual(DisplayText.location(accuracy: 3.99), "Location ± 4 m")

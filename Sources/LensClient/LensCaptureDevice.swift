@@ -10,8 +10,13 @@ public enum LensFlashMode: String, Sendable, CaseIterable {
     case off, on, auto
 }
 
-/// The camera in use (the session's CurrentDevice property, ChangeCamera's answer, DeviceChanged).
-public struct LensDevice: Sendable, Equatable {
+/// The camera in use, as the SDK's `LensCaptureDevice` (the session's CurrentDevice property,
+/// ChangeCamera's answer, DeviceChanged).
+public struct LensCaptureDevice: Sendable, Equatable {
+    /// The SDK's nested names (`LensCaptureDevice.FlashMode` in `lensCameraDidSetFlashMode`).
+    public typealias FlashMode = LensFlashMode
+    public typealias Position = LensCameraPosition
+
     public var position: LensCameraPosition
     public var name: String
     /// The V4L2 device node, or "synthetic:back" / "synthetic:front" for the synthetic cameras.
