@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+import LensSystem
 import LensContract
 
 /// Hands each event to the AsyncStream at once and to the delegate on the caller's queue, in
@@ -8,7 +10,7 @@ final class EventDelivery: @unchecked Sendable {  // state behind `lock`: a Mute
     let events: AsyncStream<LensEvent>
     private let continuation: AsyncStream<LensEvent>.Continuation
     private let queue: DispatchQueue
-    private let lock = NSLock()
+    private let lock = Lock()
     private weak var currentDelegate: (any LensCameraDelegate)?
     private weak var camera: LensCamera?
     private var finished = false

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 
 /// Receives a LensCamera's events, one call per lensd signal, on the DispatchQueue given to
 /// `LensCamera.init`, in the order lensd sent them. The names are the mobile SDK's where a

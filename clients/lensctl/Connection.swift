@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 import LensClient
 
 /// Connecting to lensd on the bus that `--bus` names, else `LENSD_BUS` (a shell of

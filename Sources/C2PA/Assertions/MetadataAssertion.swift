@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// Where the device was when it captured, as its location source reported it.
 public struct GeoLocation: Sendable, Equatable {
@@ -85,7 +86,7 @@ public struct MetadataAssertion: Assertion {
         let microMinutes = (abs(value) * 60_000_000).rounded()
         let degrees = Int(microMinutes / 60_000_000)
         let minutes = (microMinutes - Double(degrees) * 60_000_000) / 1_000_000
-        return String(format: "%d,%09.6f%@", degrees, minutes, value < 0 ? negative : positive)
+        return String(cFormat: "%d,%09.6f", degrees, minutes) + (value < 0 ? negative : positive)
     }
 
     /// XMP rational "num/den".

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,27 +13,27 @@ enum Timestamps {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         let milliseconds = min(999, Int(((date.timeIntervalSince1970 - seconds) * 1000).rounded(.down)))
         let c = wallTime(seconds, offset: 0)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year, c.month, c.day, c.hour, c.minute, c.second, milliseconds)
+        return String(cFormat: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year, c.month, c.day, c.hour, c.minute, c.second, milliseconds)
     }
 
     /// ISO 8601 with an explicit offset, e.g. "2026-11-29T13:00:00+01:00" (XMP's date form).
     static func iso8601(_ date: Date, in timeZone: TimeZone) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: timeZone.secondsFromGMT(for: date))
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
+        return String(cFormat: "%04d-%02d-%02dT%02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
             + offset(of: date, in: timeZone)
     }
 
     /// Exif's date stamp form, "2026:11:29", in UTC.
     static func exifDateUTC(_ date: Date) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: 0)
-        return String(format: "%04d:%02d:%02d", c.year, c.month, c.day)
+        return String(cFormat: "%04d:%02d:%02d", c.year, c.month, c.day)
     }
 
     /// "+01:00" / "-05:30" / "+00:00".
     static func offset(of date: Date, in timeZone: TimeZone) -> String {
         let seconds = timeZone.secondsFromGMT(for: date)
         let minutes = abs(seconds) / 60
-        return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", minutes / 60, minutes % 60)
+        return (seconds < 0 ? "-" : "+") + String(cFormat: "%02d:%02d", minutes / 60, minutes % 60)
     }
 
     /// An RFC 3339 date-time ("2025-04-22T22:45:44.334364Z", "…+02:00"), as chrono reads one;

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 import Glibc
 
 /// upload-auth-file: one line, a bearer token or `user:password` (Basic). The file must be owned
@@ -21,7 +22,7 @@ public enum UploadCredential {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw Unusable(description: "upload-auth-file \(path) cannot be read as text")
         }
-        let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let secret = text.trimmed()
         guard !secret.isEmpty, !secret.contains("\n"), !secret.contains("\r") else {
             throw Unusable(description: "upload-auth-file \(path) must hold one line: a bearer token or user:password")
         }

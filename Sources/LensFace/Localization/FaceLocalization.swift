@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The instruction texts in the user's language: an app's own dictionary first (keyed by
 /// instruction key, as the component's `localizationDictionary`), then the gettext catalog

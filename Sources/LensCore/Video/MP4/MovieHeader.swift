@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the moov says about the recording apart from its samples. The writer makes it from a
 /// `VideoTrack`; recovery reads it back from the journal's moov, so both build the same final moov.
