@@ -5,6 +5,8 @@ SHELL := /bin/bash
 PREFIX ?= /usr
 SYSCONFDIR ?= /etc
 LIBEXECDIR ?= $(PREFIX)/libexec
+# Debian 12's debhelper and dpkg keep units in /lib/systemd/system (debian/rules sets it).
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 DESTDIR ?=
 DISTDIR ?= dist
 SWIFT_BUILD ?= swift build -c release --static-swift-stdlib
@@ -21,7 +23,7 @@ CATALOGS = $(foreach lang,$(LANGUAGES),$(LOCALE_BUILD)/$(lang)/LC_MESSAGES/lensd
 FILES = \
 	$(BIN)/lensd:$(LIBEXECDIR)/lensd:0755 \
 	$(BIN)/lensctl:$(PREFIX)/bin/lensctl:0755 \
-	systemd/lensd.service:$(PREFIX)/lib/systemd/system/lensd.service:0644 \
+	systemd/lensd.service:$(SYSTEMDUNITDIR)/lensd.service:0644 \
 	systemd/lensd.sysusers:$(PREFIX)/lib/sysusers.d/lensd.conf:0644 \
 	systemd/lensd.tmpfiles:$(PREFIX)/lib/tmpfiles.d/lensd.conf:0644 \
 	dbus/org.lensd.Lens1.conf:$(PREFIX)/share/dbus-1/system.d/org.lensd.Lens1.conf:0644 \
@@ -43,6 +45,7 @@ APP_LOCALE_BUILD = $(APP_DIR)/.build/locale
 APP_CATALOGS = $(foreach lang,$(APP_LANGUAGES),$(APP_LOCALE_BUILD)/$(lang)/LC_MESSAGES/lens-camera.mo)
 APP_FILES = \
 	$(APP_BIN)/lens-camera:$(PREFIX)/bin/lens-camera:0755 \
+	docs/man/lens-camera.1:$(PREFIX)/share/man/man1/lens-camera.1:0644 \
 	$(foreach lang,$(APP_LANGUAGES),$(APP_LOCALE_BUILD)/$(lang)/LC_MESSAGES/lens-camera.mo:$(PREFIX)/share/locale/$(lang)/LC_MESSAGES/lens-camera.mo:0644) \
 	$(APP_DIR)/data/org.lensd.LensCamera.desktop:$(PREFIX)/share/applications/org.lensd.LensCamera.desktop:0644 \
 	$(APP_DIR)/data/org.lensd.LensCamera.svg:$(PREFIX)/share/icons/hicolor/scalable/apps/org.lensd.LensCamera.svg:0644 \

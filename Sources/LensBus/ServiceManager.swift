@@ -1,5 +1,5 @@
 import CSystemd
-import Foundation
+import FoundationEssentials
 
 /// The service manager's notification protocol (sd_notify): a no-op unless NOTIFY_SOCKET is set,
 /// i.e. unless systemd started the service with Type=notify.

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import LensSystem
 import LensBus
 import LensContract
 import Synchronization
@@ -84,7 +87,7 @@ final class ClientConnection: @unchecked Sendable {  // `bus` and `registrations
         state.withLock { $0.phase = .running }
         let adopted = DispatchSemaphore(value: 0)
         loop.post { adopted.signal() }
-        let thread = Thread { [self] in
+        Threads.start(named: "lensclient-bus") { [self] in
             do { _ = try loop.run() } catch { markLost(.disconnected("the client's event loop failed: \(error)")) }
             // Closed before the last waiters are failed: a call either got in before (and is
             // failed here) or is refused.
@@ -92,8 +95,6 @@ final class ClientConnection: @unchecked Sendable {  // `bus` and `registrations
             failWaiters()
             loopEnded.signal()
         }
-        thread.name = "lensclient-bus"
-        thread.start()
         adopted.wait()
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The user this client runs as, for hints that name them.
 enum CurrentUser {

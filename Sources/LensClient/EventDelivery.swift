@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+import LensSystem
 import LensContract
 
 /// Hands each event to the AsyncStream at once and to the delegate on the caller's queue, in
@@ -9,7 +11,7 @@ final class EventDelivery: @unchecked Sendable {  // state behind `lock`: a Mute
     private let continuation: AsyncStream<LensEvent>.Continuation
     /// Serial, targeting the delegate's queue; replaced by `configure` (under `lock`).
     private var queue: DispatchQueue
-    private let lock = NSLock()
+    private let lock = Lock()
     private weak var currentDelegate: (any LensCameraDelegate)?
     private weak var camera: LensCamera?
     private var finished = false

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensBus
 
 /// An a{sv} from lensd read field by field. A missing or mistyped field that the contract

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import LensBus
 import LensContract
 import LensSystem
@@ -135,10 +137,10 @@ public final class LensCamera: Sendable {
         }
     }
 
-    /// As above, into a FileHandle's descriptor, which stays the handle's.
+    /// As above, into a descriptor the caller keeps open (a FileHandle's `fileDescriptor`).
     @discardableResult
-    public func fetchResult(_ name: String, into destination: FileHandle) throws(LensClientError) -> LensResultInfo {
-        try FileDescriptor.borrowing(destination.fileDescriptor) { (destination) throws(LensClientError) in
+    public func fetchResult(_ name: String, into destination: Int32) throws(LensClientError) -> LensResultInfo {
+        try FileDescriptor.borrowing(destination) { (destination) throws(LensClientError) in
             try fetchResult(name, into: destination)
         }
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 
 /// The SDK's `LensCameraDelegate`, by the SDK's own names and argument labels, with Linux types
 /// where UIKit's cannot exist: JPEG `Data` for `UIImage`, `Double` for `CGFloat`, `LensPoint`

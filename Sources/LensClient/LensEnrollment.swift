@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The certificate InstallCertificate installed.
 public struct LensEnrollment: Sendable, Equatable {

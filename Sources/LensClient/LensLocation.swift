@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensBus
 
 /// A location fix as lensd reports it (the Location property, LocationChanged).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LensBus
 import LensContract
 import LensSystem
@@ -76,7 +77,7 @@ private final class PipeReader: Sendable {
             continuation.finish(throwing: LensClientError.internal("a preview's frames can be read once"))
             return stream
         }
-        let thread = Thread { [self] in
+        Threads.start(named: "lensclient-preview") { [self] in
             continuation.finish(throwing: readFrames { continuation.yield($0) })
             let close = state.withLock { state in
                 state.reading = false
@@ -84,8 +85,6 @@ private final class PipeReader: Sendable {
             }
             if close { try? FileDescriptor(adopting: fd).close() }
         }
-        thread.name = "lensclient-preview"
-        thread.start()
         return stream
     }
 

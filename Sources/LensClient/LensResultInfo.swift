@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensBus
 
 /// What lensd says about a stored result (PhotoSigned, FetchResult).

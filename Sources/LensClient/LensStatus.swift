@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensBus
 
 /// The daemon's state (the Manager's properties): nothing personal, the same for every caller.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensBus
 
 /// One of this user's results as lensd keeps it (ListResults): fetch it with

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensBus
 
 /// The outbox as a whole (Manager.OutboxState): the same for every caller.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensBus
 
 /// What lensd says about a recorded video (VideoSigned, VideoUnsigned). No sha256: hashing a

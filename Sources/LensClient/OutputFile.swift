@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LensSystem
 
 /// Writing a signed result (photo or video) to a file, as lensctl's `-o` does: all of it or
@@ -153,8 +154,9 @@ public enum OutputFile {
     }
 
     private static func writeToStandardOutput<T>(_ fill: (borrowing FileDescriptor) throws -> T) throws -> (path: String, filled: T) {
-        let file = try creating("cannot create a temporary file in \(NSTemporaryDirectory())") { () throws(Errno) in
-            try FileDescriptor.anonymousFile(in: NSTemporaryDirectory())
+        let directory = FileManager.default.temporaryDirectory.path
+        let file = try creating("cannot create a temporary file in \(directory)") { () throws(Errno) in
+            try FileDescriptor.anonymousFile(in: directory)
         }
         let filled = try fill(file)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)

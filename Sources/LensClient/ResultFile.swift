@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensSystem
 
 /// Reads a result from the sealed memfd lensd hands out. Always from offset 0 with an explicit

@@ -1,5 +1,5 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -88,7 +88,7 @@ public final class Certificate: Sendable, Equatable {
     public var serialNumberHex: String {
         let serial = X509_get0_serialNumber(x509)
         let bytes = UnsafeBufferPointer(start: ASN1_STRING_get0_data(serial), count: Int(ASN1_STRING_length(serial)))
-        let hex = bytes.isEmpty ? "00" : bytes.map { String(format: "%02X", $0) }.joined()
+        let hex = bytes.isEmpty ? "00" : bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
         return ASN1_STRING_type(serial) == V_ASN1_NEG_INTEGER ? "-" + hex : hex
     }
 

@@ -1,5 +1,6 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 public enum CertificateIssuer {
     /// Issues an X.509 v3 certificate with a random positive 16-byte serial, signed ecdsa-with-SHA256/384/512 matching the issuer key's curve.

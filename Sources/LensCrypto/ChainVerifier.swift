@@ -1,5 +1,6 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 public enum ChainVerifier {
     /// OpenSSL X509_verify_cert with X509_V_FLAG_X509_STRICT | X509_V_FLAG_PARTIAL_CHAIN (an intermediate may be an anchor),

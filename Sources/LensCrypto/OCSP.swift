@@ -1,5 +1,5 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// An OCSP request (RFC 6960) about one certificate: its CertID (SHA-1, as responders index
 /// certificates) and a fresh nonce the answer must carry back.

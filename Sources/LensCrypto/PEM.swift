@@ -1,5 +1,5 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// PEM armour: reading goes through OpenSSL's parser, writing is plain base64.
 enum PEM {

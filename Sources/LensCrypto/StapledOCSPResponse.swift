@@ -1,5 +1,5 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// An OCSP response found stapled to a signature, read as c2pa-rs reads one: no request (so no
 /// nonce), no freshness rule of its own, and no trust decision — the caller judges the responder

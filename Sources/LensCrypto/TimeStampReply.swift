@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A TSA's answer to a `TimeStampRequest`, believed only after the checks a signer makes before
 /// storing its token: granted, over the requested imprint, echoing the nonce (not a replay),

@@ -1,5 +1,6 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An RFC 3161 TimeStampToken (a CMS SignedData over a TSTInfo): when the TSA says it saw a
 /// digest, and the checks a verifier makes before believing it. The PKCS7 is never mutated

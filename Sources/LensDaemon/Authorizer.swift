@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LensBus
 
 /// Who may use lensd: root, lensd's own user, and members of the allowed group. Decided on the

@@ -1,5 +1,7 @@
 import C2PA
-import Foundation
+import FoundationEssentials
+import Glibc
+import LensSystem
 import LensBus
 import LensCore
 import LensCrypto
@@ -178,7 +180,7 @@ struct Configuration {
             allowVirtualDevices = flag
         case "camera-position":
             for entry in value.split(separator: ",") {
-                let parts = entry.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
+                let parts = entry.split(separator: "=").map { $0.trimmed() }
                 guard parts.count == 2, parts[0].hasPrefix("/dev/"), let position = CameraPosition(rawValue: parts[1]) else {
                     throw ConfigurationError("camera-position must be /dev/videoN=back|front|external[,...], not \(entry)")
                 }
@@ -199,7 +201,7 @@ struct Configuration {
             guard fromRootOwnedFile else {
                 throw ConfigurationError("declared-location is only read from a root-owned configuration file")
             }
-            let numbers = value.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let numbers = value.split(separator: ",").map { Double($0.trimmed()) }
             guard (2...3).contains(numbers.count), numbers.allSatisfy({ $0?.isFinite == true }),
                   abs(numbers[0]!) <= 90, abs(numbers[1]!) <= 180 else {
                 throw ConfigurationError("declared-location must be LATITUDE,LONGITUDE[,ALTITUDE]")
@@ -384,13 +386,13 @@ struct Configuration {
     private static func parseFile(_ text: String, path: String) throws -> [(line: Int, key: String, value: String)] {
         try text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, raw in
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-                .trimmingCharacters(in: .whitespaces)
+                .trimmed()
             if line.isEmpty { return nil }
             guard let eq = line.firstIndex(of: "=") else {
                 throw ConfigurationError("\(path):\(index + 1): expected key = value, not \(line)")
             }
-            return (index + 1, line[..<eq].trimmingCharacters(in: .whitespaces),
-                    line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+            return (index + 1, line[..<eq].trimmed(),
+                    line[line.index(after: eq)...].trimmed())
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LensSystem
 
 /// Reading the configuration file, with the reason a person can act on when it cannot be read.

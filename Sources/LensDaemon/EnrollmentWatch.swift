@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCore
 
 /// The identity's enrollment as capture sees it — the certificate's state at the clock's now,

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import LensSystem
 import Synchronization
 
 /// Logs to stderr with sd-daemon `<N>` priority prefixes, which journald reads under systemd;
@@ -33,6 +35,6 @@ enum Log {
         guard level.rawValue <= threshold.load(ordering: .relaxed) else { return }
         let text = message().split(separator: "\n", omittingEmptySubsequences: false)
             .map { prefixed ? "<\(level.rawValue)>\($0)\n" : "\($0)\n" }.joined()
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStream.error.write(text)
     }
 }

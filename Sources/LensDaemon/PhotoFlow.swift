@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCore
 
 /// The photo flow: BeginCapture → a ticket → a frame on the camera thread → PhotoPublisher

@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 import LensBus
 import LensContract
 import LensCore

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// A number with an optional unit suffix, as configuration values are written by people.
 enum Quantity {
@@ -10,7 +11,7 @@ enum Quantity {
     static func parse(_ text: String, units: [String: Int]) -> Int? {
         let digits = text.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, let number = Int(digits),
-              let factor = units[String(text.dropFirst(digits.count)).trimmingCharacters(in: .whitespaces)] else { return nil }
+              let factor = units[String(text.dropFirst(digits.count)).trimmed()] else { return nil }
         let (product, overflow) = number.multipliedReportingOverflow(by: factor)
         return overflow ? nil : product
     }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import LensSystem
 import LensCore
 
 /// What a recording's manifest will say — the camera, the start time, the location fix — written
@@ -13,11 +15,11 @@ struct RecordingFacts: Codable {
         let data = try JSONEncoder().encode(self)
         let path = Self.path(besides: journal)
         guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            throw CocoaError(.fileWriteUnknown, userInfo: ["NSFilePath": path])
         }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.synchronize()
-        try handle.close()
+        let file = try FileDescriptor.open(path, O_WRONLY)
+        try file.sync()
+        try file.close()
     }
 
     /// nil when missing or unreadable: the recording is then kept unsigned.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import LensSystem
 
 /// The state directory holds the device key and every result: lensd starts only when it is a
 /// real directory (not a symbolic link, whose target another may choose), owned by lensd's user or
@@ -7,22 +9,22 @@ import Foundation
 enum StateDirectoryCheck {
     /// Throws, naming the path and what is wrong, when lensd must not use `path`.
     static func check(_ path: String, ownUID: UInt32 = UInt32(geteuid())) throws {
-        let attributes: [FileAttributeKey: Any]
-        do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
-            throw ConfigurationError("state-dir \(path) cannot be read: \(error.localizedDescription)")
+        let status: stat
+        do { status = try FileSystem.status(path, followingLinks: false) } catch {
+            throw ConfigurationError("state-dir \(path) cannot be read: \(error)")
         }
-        if attributes[.type] as? FileAttributeType == .typeSymbolicLink {
+        if status.st_mode & S_IFMT == S_IFLNK {
             throw ConfigurationError("state-dir \(path) is a symbolic link: give lensd the directory itself")
         }
-        guard attributes[.type] as? FileAttributeType == .typeDirectory else {
+        guard status.st_mode & S_IFMT == S_IFDIR else {
             throw ConfigurationError("state-dir \(path) is not a directory")
         }
-        let owner = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value ?? UInt32.max
+        let owner = status.st_uid
         guard owner == ownUID || owner == 0 else {
             throw ConfigurationError("state-dir \(path) belongs to uid \(owner), not to lensd's user (uid \(ownUID)) or root: "
                 + "chown it to lensd's user")
         }
-        let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o777
+        let mode = UInt16(status.st_mode & 0o7777)
         guard mode & 0o022 == 0 else {
             throw ConfigurationError("state-dir \(path) is writable by \(mode & 0o002 != 0 ? "others" : "its group") "
                 + "(mode \(String(mode, radix: 8))): chmod 0700 it")

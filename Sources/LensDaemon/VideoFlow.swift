@@ -1,5 +1,7 @@
 import C2PA
-import Foundation
+import FoundationEssentials
+import Glibc
+import LensSystem
 import LensBus
 import LensContract
 import LensCore
@@ -178,7 +180,7 @@ final class VideoFlow: CaptureFlow {
                     rig.frames.deliver(frame)
                 }
                 if !started, let origin = recorder.origin {
-                    Log.debug("video \(recording.name): time 0 is CLOCK_MONOTONIC \(String(format: "%.6f", origin)) s")
+                    Log.debug("video \(recording.name): time 0 is CLOCK_MONOTONIC \(String(cFormat: "%.6f", origin)) s")
                 }
                 if recording.tracksDigitalZoom { recording.recorded(withDigitalZoom: camera.state.videoDigitalZoomRatio) }
             } catch {

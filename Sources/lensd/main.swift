@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LensDaemon
 
 exit(Daemon.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -23,6 +23,18 @@ public enum JPEGSegments {
 }
 
 public extension JPEGSegments {
+    /// The JPEG without its APP1 Exif and XMP segments (those lensd writes before signing: a
+    /// camera frame that had its own would lose them too). Segments are walked up to SOS.
+    static func removingMetadataSegments(_ jpeg: [UInt8]) throws -> [UInt8] {
+        let signatures = [Array("Exif\0\0".utf8), Array("http://ns.adobe.com/xap/1.0/\0".utf8)]
+        let metadata = try header(jpeg).filter { segment in
+            segment.marker == 0xE1 && signatures.contains { jpeg[(segment.range.lowerBound + 4)...].starts(with: $0) }
+        }
+        var kept = jpeg
+        for segment in metadata.reversed() { kept.removeSubrange(segment.range) }
+        return kept
+    }
+
     /// One header segment: its marker byte (0xE1 for APP1) and where it lies, marker included.
     struct Segment: Equatable {
         public let marker: UInt8

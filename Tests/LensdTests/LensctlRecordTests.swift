@@ -236,7 +236,7 @@ final class ClientVideoTests: LensdTestCase {
         let clip = tmp.file("clip.mp4")
         XCTAssertTrue(FileManager.default.createFile(atPath: clip.path, contents: nil))
         let handle = try FileHandle(forWritingTo: clip)
-        let fetched = try camera.fetchResult(name, into: handle)
+        let fetched = try camera.fetchResult(name, into: handle.fileDescriptor)
         try handle.close()
         let bytes = try Data(contentsOf: clip)
         XCTAssertEqual([fetched.size, info.size], [UInt64(bytes.count), UInt64(bytes.count)])

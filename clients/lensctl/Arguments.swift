@@ -72,8 +72,8 @@ struct Arguments {
     private static func describe(_ range: ClosedRange<Double>) -> String {
         switch (range.lowerBound, range.upperBound) {
         case (.leastNonzeroMagnitude, .greatestFiniteMagnitude): "a number above 0"
-        case (let low, .greatestFiniteMagnitude): "a number of at least \(low.formatted())"
-        case (let low, let high): "a number in \(low.formatted())...\(high.formatted())"
+        case (let low, .greatestFiniteMagnitude): "a number of at least \(Seconds.plain(low))"
+        case (let low, let high): "a number in \(Seconds.plain(low))...\(Seconds.plain(high))"
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensClient
 
 /// How capture and record claim the camera: at once when it is free, else in lensd's queue
@@ -14,11 +14,11 @@ enum CameraWait {
             throw CommandFailure(error)
         }
         // lensd says "the camera is in use by USER (session N)".
-        Output.note("waiting for the camera: \(holder.replacingOccurrences(of: "the camera is ", with: ""))")
+        Output.note("waiting for the camera: \(holder.replacing("the camera is ", with: ""))")
         do {
             try camera.waitForCamera(timeout: max(.milliseconds(1), deadline - .now))
         } catch .busy(let message) {
-            throw CommandFailure(.timeout, "gave up after \(timeout.formatted()) s waiting for the camera: \(message)")
+            throw CommandFailure(.timeout, "gave up after \(Seconds.plain(timeout)) s waiting for the camera: \(message)")
         } catch {
             throw CommandFailure(error)
         }

@@ -1,5 +1,6 @@
 import C2PA
-import Foundation
+import FoundationEssentials
+import LensSystem
 import LensClient
 import LensCrypto
 
@@ -150,8 +151,8 @@ struct CaptureJSON: Encodable {
 
     var text: String {
         let place = location.map { location in
-            String(format: "%.6f, %.6f", location.latitude, location.longitude)
-                + (location.accuracy_m.map { String(format: " ± %.0f m", $0) } ?? "")
+            String(cFormat: "%.6f, %.6f", location.latitude, location.longitude)
+                + (location.accuracy_m.map { String(cFormat: " ± %.0f m", $0) } ?? "")
         } ?? "none recorded"
         var lines = ["name:     \(name)", "path:     \(path)"]
         if let thumbnail { lines.append("thumbnail: \(thumbnail)") }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensClient
 
 /// The waits of `capture` and `record`: until capture is enabled (saying why on stderr), then,
@@ -63,7 +63,7 @@ struct CaptureWaiting {
     /// once the deadline has passed.
     private func nextEvent(within slice: Duration?, waitingFor: String) throws -> LensEvent? {
         guard ContinuousClock.now < deadline else {
-            throw CommandFailure(.timeout, "gave up after \(timeout.formatted()) s waiting for \(waitingFor)")
+            throw CommandFailure(.timeout, "gave up after \(Seconds.plain(timeout)) s waiting for \(waitingFor)")
         }
         let until = slice.map { min(deadline, .now + $0) } ?? deadline
         return inbox.next(before: until)

@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 import LensClient
+import LensSystem
 
 /// Connecting to lensd on the bus that `--bus` names, else `LENSD_BUS` (a shell of
 /// `scripts/try` sets it to its private bus), else the system bus.
@@ -29,12 +31,12 @@ enum Connection {
                 return try open(args)
             } catch .busy(let message) {
                 guard ContinuousClock.now < deadline else {
-                    throw CommandFailure(.timeout, "gave up after \(timeout.formatted()) s waiting for a session: \(message)")
+                    throw CommandFailure(.timeout, "gave up after \(Seconds.plain(timeout)) s waiting for a session: \(message)")
                 }
                 if !told { Output.note("waiting for a session: \(message)") }
                 told = true
                 // lensd announces no session's end: ask again soon.
-                Thread.sleep(forTimeInterval: min(0.2, max(0, (deadline - .now) / .seconds(1))))
+                Threads.sleep(seconds: min(0.2, max(0, (deadline - .now) / .seconds(1))))
             } catch {
                 throw CommandFailure(error)
             }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 import LensClient
 
 /// Human-readable pieces several commands print.
@@ -28,16 +29,16 @@ enum Describe {
 
     static func location(_ location: LensLocation?) -> String {
         guard let location else { return "no fix" }
-        var text = String(format: "%.6f, %.6f ± %.0f m", location.latitude, location.longitude, location.accuracy)
-        if let altitude = location.altitude { text += String(format: ", altitude %.0f m", altitude) }
+        var text = String(cFormat: "%.6f, %.6f ± %.0f m", location.latitude, location.longitude, location.accuracy)
+        if let altitude = location.altitude { text += String(cFormat: ", altitude %.0f m", altitude) }
         return text + " (\(location.mode.rawValue) fix of \(Output.iso8601(location.fixTime)))"
     }
 
     static func device(_ device: LensCaptureDevice?) -> String {
         guard let device else { return "none" }
         let flash = device.hasFlash ? "flash \(device.flashMode.rawValue)" : "no flash"
-        let zoom = String(format: "zoom %.1f× of %.1f×%@", device.videoZoomFactor, device.maxZoomFactor,
-                          device.isDigitalZoom ? " (digital)" : "")
+        let zoom = String(cFormat: "zoom %.1f× of %.1f×", device.videoZoomFactor, device.maxZoomFactor)
+            + (device.isDigitalZoom ? " (digital)" : "")
         return "\(device.position.rawValue): \(device.name) (\(device.path)), \(flash), \(zoom)"
     }
 
@@ -47,9 +48,9 @@ enum Describe {
         status.disabledReasons.map { reason in
             if let detail = status.disabledReasonDetails[reason] { return "\(reason.rawValue): \(detail)" }
             guard reason == .location else { return reason.rawValue }
-            let limit = String(format: "%.0f m", status.maximumLocationAccuracy)
+            let limit = String(cFormat: "%.0f m", status.maximumLocationAccuracy)
             guard let fix = status.location else { return "location: no fix yet (need ≤ \(limit))" }
-            return String(format: "location: %.0f m > %@", fix.accuracy, limit)
+            return String(cFormat: "location: %.0f m > ", fix.accuracy) + limit
         }.joined(separator: ", ")
     }
 
@@ -63,15 +64,15 @@ enum Describe {
             unit = next
         }
         guard !unit.isEmpty else { return String(bytes) }
-        if value < 10, (value * 10).rounded(.up) < 100 { return String(format: "%.1f%@", (value * 10).rounded(.up) / 10, unit) }
-        return String(format: "%.0f%@", value.rounded(.up), unit)
+        if value < 10, (value * 10).rounded(.up) < 100 { return String(cFormat: "%.1f", (value * 10).rounded(.up) / 10) + unit }
+        return String(cFormat: "%.0f", value.rounded(.up)) + unit
     }
 
     /// "12.400 s, 372 frames, 3104228 bytes video/mp4, sound, recovered, unsigned: no key".
     /// "frame 42 face_too_far, face 0.12 of the width" — keys, not translations: `watch` prints the wire.
     static func face(_ detection: LensFaceDetection) -> String {
         "frame \(detection.frame) \(detection.instruction.key)"
-            + (detection.face.map { String(format: ", face %.2f of the width", $0.size) } ?? "")
+            + (detection.face.map { String(cFormat: ", face %.2f of the width", $0.size) } ?? "")
     }
 
     static func video(_ info: LensVideoInfo) -> String {

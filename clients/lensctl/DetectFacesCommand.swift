@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 import LensImaging
 import LensFace
 
@@ -68,7 +69,7 @@ enum DetectFacesCommand: Command {
         var lines = ["\(report.file): \(count) (\(report.width)×\(report.height)) — \(report.instruction_text)"]
         for (index, face) in report.faces.enumerated() {
             let r = face.rectangle
-            lines.append(String(format: "  face %d: x %d y %d %d×%d  confidence %d  size %.2f  offset %.2f  brightness %.2f  clipped %.2f/%.2f  sharpness %.1f",
+            lines.append(String(cFormat: "  face %d: x %d y %d %d×%d  confidence %d  size %.2f  offset %.2f  brightness %.2f  clipped %.2f/%.2f  sharpness %.1f",
                                 index + 1, r.x, r.y, r.width, r.height, face.confidence, face.size, face.center_offset,
                                 face.brightness, face.dark_clipped_fraction, face.bright_clipped_fraction, face.sharpness))
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 import LensClient
 
 /// `lensctl enroll`: enrolling this device with an organization's CA (root only).
@@ -70,7 +71,7 @@ enum EnrollCommand: Command {
         let keys = ["C": "country", "O": "organization", "OU": "organizationalUnit", "CN": "commonName"]
         var subject: [String: String] = [:]
         for part in text.split(whereSeparator: { $0 == "," || $0 == "/" }) {
-            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
             guard pieces.count == 2, let key = keys[pieces[0].uppercased()], !pieces[1].isEmpty else {
                 throw CommandFailure(.usage, "--subject: \(part) is not C=, O=, OU= or CN= with a value")
             }

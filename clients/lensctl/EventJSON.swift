@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensClient
 
 /// One line of `lensctl watch`: the event's D-Bus signal name and its payload.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 import LensClient
 
 /// `lensctl watch` without --json: "12:00:01.234Z CaptureDisabled location" (UTC, as every
@@ -24,8 +25,8 @@ enum EventText {
         case .videoThumbnailGenerated(let name, let thumbnail, let duration):
             "\(name), \(Seconds.text(duration)) s, thumbnail \(thumbnail.count) bytes"
         case .videoSigned(let name, let info), .videoUnsigned(let name, let info): "\(name), \(Describe.video(info))"
-        case .zoomFactorChanged(let factor): String(format: "%.2f×", factor)
-        case .focusedOnPoint(let point): String(format: "%.3f, %.3f", point.x, point.y)
+        case .zoomFactorChanged(let factor): String(cFormat: "%.2f×", factor)
+        case .focusedOnPoint(let point): String(cFormat: "%.3f, %.3f", point.x, point.y)
         case .deviceChanged(let device): Describe.device(device)
         case .flashModeChanged(let mode): mode.rawValue
         case .resultEvicted(let name, let reason): "\(name) deleted: \(reason)"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensClient
 
 /// `lensctl face-capture`: a face auto-capture, its selfie written and verified as `capture` does.
@@ -78,7 +78,7 @@ enum FaceCaptureCommand: Command {
         while true {
             guard let event = inbox.next(before: deadline) else {
                 line?.finish()
-                throw CommandFailure(.timeout, "gave up after \(timeout.formatted()) s: no selfie chosen (\((try? camera.faceAutoCaptureState) ?? "?"))")
+                throw CommandFailure(.timeout, "gave up after \(Seconds.plain(timeout)) s: no selfie chosen (\((try? camera.faceAutoCaptureState) ?? "?"))")
             }
             if json, case .faceDetected = event { Output.jsonLine(EventJSON(event, time: Date())) }
             switch event {

@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 import LensClient
 
 /// `lensctl fetch NAME`: one stored result written to a file, as capture and record write theirs.

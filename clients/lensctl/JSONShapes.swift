@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensClient
 
 // The JSON shapes several commands share (docs/schemas/lensctl-*.schema.json, "$defs").

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import LensSystem
 import LensClient
 
 /// The one line `record` (and `face-capture`) rewrites on a terminal's stderr: "recording 00:12.4  3.1 MB".
@@ -24,16 +26,16 @@ final class LiveLine {
     func show(_ text: String) {
         if rewrites {
             // Carriage return, the line, then erase what a longer earlier line left.
-            FileHandle.standardError.write(Data("\r\(text)\u{1B}[K".utf8))
+            StandardStream.error.write("\r\(text)\u{1B}[K")
         } else if text != shown {
-            FileHandle.standardError.write(Data((text + "\n").utf8))
+            StandardStream.error.write(text + "\n")
         }
         shown = text
     }
 
     /// Leaves the last figures on their own line.
     func finish() {
-        if rewrites, shown != nil { FileHandle.standardError.write(Data("\n".utf8)) }
+        if rewrites, shown != nil { StandardStream.error.write("\n") }
         shown = nil
     }
 
@@ -41,7 +43,7 @@ final class LiveLine {
         // Bounded: a nonsensical figure from the bus must not trap the conversion to Int.
         let seconds = progress.duration.isFinite ? min(max(progress.duration, 0), 1e9) : 0
         let tenths = Int((seconds * 10).rounded(.down))
-        let clock = String(format: "%02d:%02d.%d", tenths / 600, tenths % 600 / 10, tenths % 10)
-        return "recording \(clock)  \(String(format: "%.1f", Double(progress.size) / 1_000_000)) MB"
+        let clock = String(cFormat: "%02d:%02d.%d", tenths / 600, tenths % 600 / 10, tenths % 10)
+        return "recording \(clock)  \(String(cFormat: "%.1f", Double(progress.size) / 1_000_000)) MB"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensFace
 
 /// lensctl's gettext catalogs: `TEXTDOMAINDIR` when set (as gettext's shell tools read it),

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LensClient
 
 /// `lensctl outbox [retry [NAME]]`: what lensd still has to send to the upload-url server.

@@ -1,17 +1,19 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import LensSystem
 
 enum Output {
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStream.output.write(text + "\n")
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("lensctl: " + text + "\n").utf8))
+        StandardStream.error.write("lensctl: " + text + "\n")
     }
 
     /// A progress note on stderr ("waiting for location: 850 m > 50 m").
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStream.error.write(text + "\n")
     }
 
     /// A command's result, as text or JSON: on stdout, or on stderr when stdout carries the
@@ -40,15 +42,17 @@ enum Output {
 
     /// Reads a whole file, pipe or process substitution (`<(lensctl trust-anchor)`).
     static func readInput(_ path: String) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let file: FileDescriptor
+        do { file = try FileDescriptor.open(path, O_RDONLY) } catch {
             throw CommandFailure(.unreadableInput, "cannot open \(path)")
         }
-        defer { try? handle.close() }
-        do {
-            return Array(try handle.readToEnd() ?? Data())
-        } catch {
-            throw CommandFailure(.unreadableInput, "cannot read \(path): \(error.localizedDescription)")
+        let bytes: [UInt8]?
+        do { bytes = try file.readAll() } catch {
+            try? file.close()
+            throw CommandFailure(.unreadableInput, "cannot read \(path): \(error)")
         }
+        try? file.close()
+        return bytes ?? []
     }
 
     /// "2026-11-30T00:33:18Z". By hand: FormatStyle's first use costs a one-shot command ~1.5 ms
@@ -68,9 +72,6 @@ enum Output {
     /// A manifest's time ("2026-12-01T20:36:14-03:00", the device's offset) in UTC with `Z`, as
     /// lensctl prints every time; unchanged when it does not parse.
     static func utc(_ manifestTime: String) -> String {
-        let parser = ISO8601DateFormatter()
-        if let date = parser.date(from: manifestTime) { return iso8601(date) }
-        parser.formatOptions.insert(.withFractionalSeconds)
-        return parser.date(from: manifestTime).map(iso8601) ?? manifestTime
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(manifestTime)).map(iso8601) ?? manifestTime
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LensClient
 import LensSystem
 
@@ -96,7 +97,7 @@ struct PreviewRequest {
 
     private static func whole(_ option: String, _ args: Arguments, in range: ClosedRange<Double>) throws -> Int? {
         guard let value = try args.number(option, in: range) else { return nil }
-        guard value == value.rounded() else { throw CommandFailure(.usage, "\(option) must be a whole number, not \(value.formatted())") }
+        guard value == value.rounded() else { throw CommandFailure(.usage, "\(option) must be a whole number, not \(Seconds.plain(value))") }
         return Int(value)
     }
 }

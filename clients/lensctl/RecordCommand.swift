@@ -1,5 +1,6 @@
 import C2PA
-import Foundation
+import FoundationEssentials
+import Glibc
 import LensClient
 import LensCrypto
 

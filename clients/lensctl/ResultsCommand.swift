@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensClient
 
 /// `lensctl results`: the caller's results stored in lensd, and how much of the caps they use.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 import LensSystem
 
@@ -27,6 +27,6 @@ enum SHA256Hex {
     }
 
     private static func hex(_ digest: [UInt8]) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        digest.map { String(cFormat: "%02x", $0) }.joined()
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// Durations as lensctl prints them: to the millisecond, the precision a frame time needs,
 /// rather than the 16 digits a Double carries.
@@ -8,8 +9,13 @@ enum Seconds {
         (seconds * 1000).rounded() / 1000
     }
 
+    /// For a message: 60 → "60", 0.5 → "0.5" (a whole number without its point, nothing grouped).
+    static func plain(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     /// For text: "2.033".
     static func text(_ seconds: Double) -> String {
-        String(format: "%.3f", seconds)
+        String(cFormat: "%.3f", seconds)
     }
 }

@@ -114,8 +114,8 @@ struct SetJSON: Encodable {
 
     var text: String {
         let value = flash_mode
-            ?? zoom_factor.map { String(format: "%.2f×", $0) + (zoomAtMaximum ? " (the camera's maximum)" : "") }
-            ?? focus_point.map { String(format: "%.3f, %.3f", $0.x, $0.y) }
+            ?? zoom_factor.map { String(cFormat: "%.2f×", $0) + (zoomAtMaximum ? " (the camera's maximum)" : "") }
+            ?? focus_point.map { String(cFormat: "%.3f, %.3f", $0.x, $0.y) }
             ?? current_device.map { "\($0.position): \($0.name) (\($0.path))" }
         return "\(setting): \(value ?? "")"
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 import LensClient
 
 /// `lensctl status`: the daemon's state and what a capture would meet now.
@@ -27,7 +28,7 @@ enum StatusCommand: Command {
                     Camera: \(daemon.cameraPresent ? Describe.device(capture.currentDevice) : "none")
                 Enrollment: \(daemon.enrollmentState)\(expiry)
                    Capture: \(enabled)
-                  Location: \(Describe.location(capture.location)) (accepting ≤ \(String(format: "%.0f", capture.maximumLocationAccuracy)) m)
+                  Location: \(Describe.location(capture.location)) (accepting ≤ \(String(cFormat: "%.0f", capture.maximumLocationAccuracy)) m)
             """)
             for hint in hints(capture) { Output.line("      Hint: \(hint)") }
         }

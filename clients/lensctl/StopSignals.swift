@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import Synchronization
 
 /// SIGINT and SIGTERM during `record`, through dispatch signal sources rather than the default

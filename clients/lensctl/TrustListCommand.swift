@@ -1,5 +1,7 @@
 import C2PA
-import Foundation
+import FoundationEssentials
+import Glibc
+import LensSystem
 
 /// `lensctl trust-list show FILE`: what a trust list (LoTE JSON or PEM bundle) says, entity by
 /// entity, so that an administrator can inspect a list before using it.
@@ -45,7 +47,7 @@ enum TrustListCommand: Command {
                 lines.append("    \(service.name ?? "service"): \(status?.name ?? "trusted")\(since)")
                 for certificate in service.certificates {
                     lines.append("      \(certificate.subject.oneLine)")
-                    lines.append("        sha256 \(certificate.sha256Fingerprint.map { String(format: "%02x", $0) }.joined()), "
+                    lines.append("        sha256 \(certificate.sha256Fingerprint.map { String(cFormat: "%02x", $0) }.joined()), "
                         + "valid \(Output.iso8601(certificate.notBefore)) – \(Output.iso8601(certificate.notAfter))")
                 }
             }
@@ -96,7 +98,7 @@ struct TrustListJSON: Encodable {
                 Service(name: service.name, status: service.status(at: now)?.name ?? "trusted",
                         history: service.statuses.map { Status(status: $0.name, uri: $0.uri, since: $0.since) },
                         certificates: service.certificates.map {
-                            Certificate(subject: $0.subject.oneLine, sha256: $0.sha256Fingerprint.map { String(format: "%02x", $0) }.joined(),
+                            Certificate(subject: $0.subject.oneLine, sha256: $0.sha256Fingerprint.map { String(cFormat: "%02x", $0) }.joined(),
                                         not_before: $0.notBefore, not_after: $0.notAfter)
                         })
             })

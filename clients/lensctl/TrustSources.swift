@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// Where `verify` finds whom to trust, as c2patool users expect besides the command line: every

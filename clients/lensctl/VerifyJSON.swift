@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 
 /// The `verify --json` shape, named as c2pa-rs (c2patool, c2pa-python's Reader.json) names the same things.
 struct VerifyJSON: Encodable {

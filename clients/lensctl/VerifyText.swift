@@ -1,5 +1,6 @@
 import C2PA
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// The human-readable verdict: what a newsroom editor needs at a glance, and with `--detailed`
 /// every manifest in the chain, as c2patool --detailed users expect to find it.
@@ -27,8 +28,8 @@ enum HumanReport {
         }
         if let when = report.captureTime { lines.append("  when:    \(when)") }
         if let location = report.location {
-            let accuracy = location.accuracy.map { String(format: " ± %.0f m", $0) } ?? ""
-            lines.append(String(format: "  where:   %.6f, %.6f", location.latitude, location.longitude) + accuracy)
+            let accuracy = location.accuracy.map { String(cFormat: " ± %.0f m", $0) } ?? ""
+            lines.append(String(cFormat: "  where:   %.6f, %.6f", location.latitude, location.longitude) + accuracy)
         } else {
             lines.append("  where:   no location recorded")
         }

@@ -1,5 +1,6 @@
 import C2PA
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// `verify`'s other views, in c2patool's conventions: the signer's chain (--certs), the
 /// manifest tree (--tree), the store's summary (--info), and the store written to a folder
@@ -10,7 +11,7 @@ enum VerifyViews {
         guard let chain = report.signerChain, !chain.isEmpty else {
             throw CommandFailure(.failed, "the active manifest's signature carries no certificate")
         }
-        return chain.map(\.pem).joined().trimmingCharacters(in: .newlines)
+        return chain.map(\.pem).joined().trimmed(\.isNewline)
     }
 
     /// "Tree View:" then the active manifest, its assertions and its ingredients, recursively.
@@ -56,7 +57,7 @@ enum VerifyViews {
         let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
         let store = report.storeBytes?.count ?? 0
         var lines = ["Information for \(file.split(separator: "/").last.map(String.init) ?? file)",
-                     String(format: "Manifest store size = %d (%.2f%% of file size %d)", store, size > 0 ? Double(store) / Double(size) * 100 : 0, size)]
+                     String(cFormat: "Manifest store size = %d (%.2f%% of file size %d)", store, size > 0 ? Double(store) / Double(size) * 100 : 0, size)]
         let issues = report.failures + report.ingredientFailures
         if issues.isEmpty {
             lines.append("Validated")
@@ -84,7 +85,7 @@ enum VerifyViews {
                 try Data(file.bytes).write(to: url)
             }
         } catch {
-            throw CommandFailure(.failed, "cannot write into \(directory): \(error.localizedDescription)")
+            throw CommandFailure(.failed, "cannot write into \(directory): \(errorText(error))")
         }
     }
 }

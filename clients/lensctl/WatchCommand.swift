@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensClient
 
 /// `lensctl watch`: the session's state, then every event as it arrives.

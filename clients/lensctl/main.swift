@@ -1,3 +1,4 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 exit(LensCtl.run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `c2pa.actions.v2` for a fresh capture: one `c2pa.created` action saying when and how.
 public struct ActionsAssertion: Assertion {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// Where the device was when it captured, as its location source reported it.
 public struct GeoLocation: Sendable, Equatable {
@@ -111,7 +112,7 @@ public struct MetadataAssertion: Assertion {
     /// XMP GPSCoordinate "DDD,MM.mmmmmmK": whole degrees, decimal minutes (6 places ≈ 2 mm).
     static func coordinate(_ value: Double, positive: String, negative: String) -> String {
         let rounded = RoundedCoordinate(value)
-        return String(format: "%d,%02d.%06d%@", rounded.degrees, rounded.microMinutes / 1_000_000, rounded.microMinutes % 1_000_000,
+        return String(cFormat: "%d,%02d.%06d%@", rounded.degrees, rounded.microMinutes / 1_000_000, rounded.microMinutes % 1_000_000,
                       rounded.isNegative ? negative : positive)
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,7 +47,7 @@ public struct AssetFormat: Sendable, Equatable, CustomStringConvertible {
 
     /// The format a media type names (`image/jpeg`, `video/mp4`; parameters and case ignored).
     public init?(mediaType: String) {
-        let bare = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let bare = mediaType.split(separator: ";").first.map { $0.trimmed().lowercased() } ?? ""
         guard let format = Self.all.first(where: { $0.mediaTypes.contains(bare) }) else { return nil }
         self = format
     }

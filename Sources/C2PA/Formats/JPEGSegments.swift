@@ -1,3 +1,4 @@
+import LensSystem
 /// The marker segments of a JPEG header, from SOI up to (not including) the first SOS.
 struct JPEGSegment {
     /// The marker byte after 0xFF, e.g. 0xE0 for APP0.
@@ -31,7 +32,7 @@ struct JPEGSegment {
             let marker = bytes[markerAt]
             if marker == startOfScan { return (segments, true) }
             guard marker != 0x00, marker != 0xD9, !(0xD0...0xD8).contains(marker), marker != 0x01 else {
-                throw C2PAError.malformed(String(format: "JPEG: unexpected marker FF%02X in the header", marker))
+                throw C2PAError.malformed(String(cFormat: "JPEG: unexpected marker FF%02X in the header", marker))
             }
             let length = Int(bytes[markerAt + 1]) << 8 | Int(bytes[markerAt + 2])
             guard length >= 2 else { throw C2PAError.malformed("JPEG: segment length \(length) at offset \(position)") }

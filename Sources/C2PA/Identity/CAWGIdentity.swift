@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One CAWG identity assertion checked on its own, for tools and fuzzing: what lensd reports of
 /// the assertion's CBOR inside a claim that references exactly `claimReferences`.

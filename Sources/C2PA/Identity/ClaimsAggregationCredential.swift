@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An identity claims aggregation credential (CAWG identity 1.1 §8.1): a W3C verifiable credential
 /// (data model 2.0) whose issuer vouches for the named actor's verified identities and for the
@@ -16,8 +16,8 @@ struct ClaimsAggregationCredential {
 
     init(json bytes: [UInt8]) throws {
         let object: Any
-        do { object = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
-            throw C2PAError.malformed("the credential is not JSON: \(error.localizedDescription)")
+        do { object = try JSONParser.parse(bytes) } catch {
+            throw C2PAError.malformed("the credential is not JSON: \(error)")
         }
         guard let vc = object as? [String: Any] else { throw C2PAError.malformed("the credential is not a JSON object") }
         let read = Fields(vc, "credential")
@@ -75,7 +75,7 @@ private struct Fields {
     }
 
     /// Present and not null (serde's Option reads null as absent).
-    func has(_ key: String) -> Bool { object[key] != nil && !(object[key] is NSNull) }
+    func has(_ key: String) -> Bool { object[key] != nil && !(object[key] is JSONNull) }
 
     func string(_ key: String) throws -> String { try Self.string(object[key] as Any, "\(context).\(key)") }
 
@@ -119,8 +119,7 @@ private struct Fields {
         if let text = object[key] as? String { return Array(text.utf8) }
         guard let items = object[key] as? [Any] else { throw C2PAError.malformed("\(context).\(key) is not a byte string") }
         return try items.map { item in
-            guard let number = item as? NSNumber, String(cString: number.objCType) != "c",
-                  let byte = UInt8(exactly: number.doubleValue) else {
+            guard let number = item as? Double, let byte = UInt8(exactly: number) else {
                 throw C2PAError.malformed("\(context).\(key) holds something other than bytes")
             }
             return byte

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// A CAWG identity signed by identity claims aggregation (`cawg.identity_claims_aggregation`,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// The issuer of an identity claims aggregation credential, a DID, resolved to its public key as
@@ -56,7 +56,7 @@ struct DecentralizedIdentifier {
 /// An OKP JSON Web Key as c2pa-rs reads one (`kty` OKP only, curve Ed25519 only).
 enum JSONWebKey {
     static func ed25519Key(_ json: [UInt8]) throws(DecentralizedIdentifier.ResolutionError) -> PublicKey {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json)), let jwk = object as? [String: Any],
+        guard let object = try? JSONParser.parse(json), let jwk = object as? [String: Any],
               jwk["kty"] as? String == "OKP", let curve = jwk["crv"] as? String, let x = jwk["x"] as? String
         else { throw .invalidDocument("the DID's JWK is not an OKP key") }
         if let algorithm = jwk["alg"] {
@@ -83,7 +83,7 @@ enum Base64URL {
 
     static func decode(_ text: String, padding: Padding) -> [UInt8]? {
         guard padding == .indifferent || text.utf8.count % 4 == 0 else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var standard = text.replacing("-", with: "+").replacing("_", with: "/")
         guard !text.contains("+"), !text.contains("/") else { return nil }
         if padding == .indifferent, !standard.hasSuffix("=") {
             standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// CAWG identity assertions (`cawg.identity`), validated as c2pa-rs 0.91 validates them while it
 /// loads a manifest: the padding, the signer payload against the claim's assertions, then the
@@ -65,8 +65,10 @@ struct IdentityCheck {
     /// "self#jumbf=/c2pa/LABEL/c2pa.assertions/X" → "self#jumbf=c2pa.assertions/X" (c2pa-rs drops
     /// the first "/c2pa/…/" it finds).
     private static func relative(_ url: String) -> String {
-        guard let start = url.range(of: "/c2pa/"),
+        guard let start = url.firstRange(of: "/c2pa/"),
               let end = url[start.upperBound...].firstIndex(of: "/") else { return url }
-        return url.replacingCharacters(in: start.lowerBound...end, with: "")
+        var relative = url
+        relative.replaceSubrange(start.lowerBound...end, with: "")
+        return relative
     }
 }

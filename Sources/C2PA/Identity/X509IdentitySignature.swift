@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A CAWG identity signed with an X.509 certificate (`cawg.x509.cose`): the COSE signature over the
 /// signer payload is checked like a claim signature and reported under CAWG's codes, as c2pa-rs

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// Builds and signs one manifest store around a list of created assertions and a hard binding —

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension CBOR {
     /// The item as JSON, the way c2pa-rs's reports show an assertion: text-keyed maps as objects
@@ -51,7 +51,7 @@ enum ReportJSON {
 
     /// A manifest label from a status's URL ("self#jumbf=/c2pa/LABEL/…").
     static func manifestLabel(of url: String?) -> String? {
-        guard let url, let range = url.range(of: "/c2pa/") else { return nil }
+        guard let url, let range = url.firstRange(of: "/c2pa/") else { return nil }
         return url[range.upperBound...].split(separator: "/", maxSplits: 1).first.map(String.init)
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// The C2PA JSON report format (crJSON) that the Conformance Program's validators produce and its

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The binary assertions of a store (thumbnails, icons, embedded files), with the relative paths
 /// c2pa-rs's `Reader::to_folder` writes them at: `MANIFEST/c2pa.assertions/LABEL`, a `:` in the
@@ -14,7 +14,7 @@ public enum EmbeddedFiles {
         store.manifests.flatMap { manifest -> [File] in
             manifest.assertions.compactMap { box in
                 guard let label = box.label, let bytes = box.content("bidb") else { return nil }
-                let path = [manifest.label.replacingOccurrences(of: ":", with: "_"), Labels.assertionStore, label]
+                let path = [manifest.label.replacing(":", with: "_"), Labels.assertionStore, label]
                 guard path.allSatisfy(isSafeComponent) else { return nil }
                 return File(path: path, bytes: bytes)
             }

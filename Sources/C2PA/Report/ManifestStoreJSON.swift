@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// The manifest-store JSON as c2pa-rs's Reader prints it (what `c2patool FILE` shows and

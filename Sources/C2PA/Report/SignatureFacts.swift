@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 import LensCrypto
 
 /// What a manifest's claim signature says of itself, read again for reports: the algorithm, the
@@ -26,7 +27,7 @@ struct SignatureFacts {
             .object(Dictionary(attributes.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { first, _ in first }))
         }
         return .object([
-            "serialNumber": .string(certificate.serialNumber.map { String(format: "%02x", $0) }.joined().drop { $0 == "0" }.description),
+            "serialNumber": .string(certificate.serialNumber.map { String(cFormat: "%02x", $0) }.joined().drop { $0 == "0" }.description),
             "issuer": name(certificate.issuerAttributes),
             "subject": name(certificate.subjectAttributes),
             "validity": .object(["notBefore": .string(ReportJSON.time(certificate.notBefore)),

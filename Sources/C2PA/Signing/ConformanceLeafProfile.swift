@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// The C2PA Conformance Program's claim-signing leaf certificate profiles (program 0.2,

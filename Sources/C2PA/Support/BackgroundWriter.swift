@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import LensSystem
 
 /// Writes chunks to a file on its own thread, so hashing the next chunk overlaps writing the last:
@@ -19,7 +21,7 @@ final class BackgroundWriter: @unchecked Sendable {  // `pending` is a caller's 
     init(output: borrowing POSIXFile) throws {
         file = try output.io("dup") { (file) throws(Errno) in try file.duplicate() }
         path = output.path
-        Thread.detachNewThread { [self] in loop() }
+        Threads.start(named: "lensd-writer") { [self] in loop() }
     }
 
     func write(_ chunk: UnsafeRawBufferPointer) throws {

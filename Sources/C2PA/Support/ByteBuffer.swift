@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// Big-endian integer appends, the byte order of every box and segment header C2PA uses.
 extension Array where Element == UInt8 {
@@ -56,5 +57,5 @@ struct ByteReader {
 }
 
 extension Sequence where Element == UInt8 {
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    var hexString: String { map { String(cFormat: "%02x", $0) }.joined() }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value read from an assertion (e.g. `c2pa.metadata`), kept Sendable and printable.
 public enum JSONValue: Sendable, Equatable, Encodable {
@@ -9,22 +9,18 @@ public enum JSONValue: Sendable, Equatable, Encodable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses untrusted JSON in one pass (JSONSerialization bounds the nesting). A decoder that
-    /// tries each type in turn costs O(depth²) per value: a fuzzer found that hang.
+    /// Parses untrusted JSON in one pass (JSONParser bounds the nesting).
     public init(parsing bytes: [UInt8]) throws {
-        self.init(any: try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
+        self.init(any: try JSONParser.parse(bytes, fragments: true))
     }
 
     init(any: Any) {
-        // Containers first: asking whether an array is a String or an NSNumber bridges the
-        // whole array to Objective-C, at every level — quadratic in the depth.
         switch any {
         case let a as [Any]: self = .array(a.map(JSONValue.init(any:)))
         case let o as [String: Any]: self = .object(o.mapValues(JSONValue.init(any:)))
         case let s as String: self = .string(s)
-        case let n as NSNumber:
-            // JSONSerialization's booleans are the NSNumbers of Objective-C type "c".
-            self = String(cString: n.objCType) == "c" ? .bool(n.boolValue) : .number(n.doubleValue)
+        case let n as Double: self = .number(n)
+        case let b as Bool: self = .bool(b)
         default: self = .null
         }
     }

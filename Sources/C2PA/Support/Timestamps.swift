@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ enum Timestamps {
     /// RFC 3339 in UTC with milliseconds, e.g. "2026-11-29T12:00:00.123Z".
     static func rfc3339UTC(_ date: Date) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: 0)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year, c.month, c.day, c.hour, c.minute, c.second,
+        return String(cFormat: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year, c.month, c.day, c.hour, c.minute, c.second,
                       milliseconds(of: date))
     }
 
@@ -18,14 +19,14 @@ enum Timestamps {
     /// "2026-11-29T13:00:00.123+01:00" with `milliseconds`.
     static func iso8601(_ date: Date, in timeZone: TimeZone, milliseconds: Bool = false) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: timeZone.secondsFromGMT(for: date))
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
-            + (milliseconds ? String(format: ".%03d", self.milliseconds(of: date)) : "") + offset(of: date, in: timeZone)
+        return String(cFormat: "%04d-%02d-%02dT%02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
+            + (milliseconds ? String(cFormat: ".%03d", self.milliseconds(of: date)) : "") + offset(of: date, in: timeZone)
     }
 
     /// Exif's date-time form, "2026:11:29 13:00:00", as the wall clock of `timeZone` showed it.
     static func exifDateTime(_ date: Date, in timeZone: TimeZone) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: timeZone.secondsFromGMT(for: date))
-        return String(format: "%04d:%02d:%02d %02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
+        return String(cFormat: "%04d:%02d:%02d %02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
     }
 
     /// The time of day in UTC, for Exif's GPSTimeStamp.
@@ -43,14 +44,14 @@ enum Timestamps {
     /// Exif's date stamp form, "2026:11:29", in UTC.
     static func exifDateUTC(_ date: Date) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: 0)
-        return String(format: "%04d:%02d:%02d", c.year, c.month, c.day)
+        return String(cFormat: "%04d:%02d:%02d", c.year, c.month, c.day)
     }
 
     /// "+01:00" / "-05:30" / "+00:00".
     static func offset(of date: Date, in timeZone: TimeZone) -> String {
         let seconds = timeZone.secondsFromGMT(for: date)
         let minutes = abs(seconds) / 60
-        return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", minutes / 60, minutes % 60)
+        return (seconds < 0 ? "-" : "+") + String(cFormat: "%02d:%02d", minutes / 60, minutes % 60)
     }
 
     /// An RFC 3339 date-time ("2025-04-22T22:45:44.334364Z", "…+02:00"), as chrono reads one;

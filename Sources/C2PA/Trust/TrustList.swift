@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// A list of trusted entities and their CA certificates, as the C2PA Trust List and TSA Trust

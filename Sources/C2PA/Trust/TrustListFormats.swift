@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 extension TrustList {
@@ -10,8 +10,8 @@ extension TrustList {
     /// lensd does not use are not read. Throws, naming the field, when one it uses is malformed.
     public init(lote bytes: [UInt8], source: String) throws {
         let root: Any
-        do { root = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
-            throw C2PAError.malformed("\(source) is not JSON: \(error.localizedDescription)")
+        do { root = try JSONParser.parse(bytes) } catch {
+            throw C2PAError.malformed("\(source) is not JSON: \(error)")
         }
         guard let lote = (root as? [String: Any])?["LoTE"] as? [String: Any],
               let scheme = lote["ListAndSchemeInformation"] as? [String: Any] else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// Whom a verifier trusts, as c2pa-rs's trust settings say it and the C2PA trust lists publish

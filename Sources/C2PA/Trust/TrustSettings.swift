@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 import LensCrypto
 
 /// c2pa-rs's trust settings (what c2patool reads from its settings file, JSON or TOML): the
@@ -16,7 +17,7 @@ public struct TrustSettings: Sendable {
         let text = String(decoding: bytes, as: UTF8.self)
         let trust: [String: String]
         if text.drop(while: \.isWhitespace).first == "{" {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            guard let object = try? JSONParser.parse(bytes) as? [String: Any] else {
                 throw C2PAError.malformed("\(source) is not a JSON object")
             }
             guard let table = object["trust"] else { throw C2PAError.malformed("\(source) has no \"trust\" settings") }
@@ -25,7 +26,7 @@ public struct TrustSettings: Sendable {
         } else {
             trust = try TOMLTable(text, source: source).strings(in: "trust")
         }
-        func value(_ key: String) -> String? { trust[key]?.replacingOccurrences(of: "\\n", with: "\n") }
+        func value(_ key: String) -> String? { trust[key]?.replacing("\\n", with: "\n") }
         for key in ["trust_anchors", "user_anchors"] {
             guard let pem = value(key), pem.contains("-----BEGIN") else { continue }
             do { anchors += try Certificate.parsePEM(pem) } catch {
@@ -36,7 +37,7 @@ public struct TrustSettings: Sendable {
             allowedCertificates = try Self.allowedDigests(allowed, source: source)
         }
         if let config = value("trust_config") {
-            extendedKeyUsages = Set(config.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            extendedKeyUsages = Set(config.split(whereSeparator: \.isNewline).map { $0.trimmed() }
                 .filter(Self.isOID))
         }
     }
@@ -90,9 +91,9 @@ private struct TOMLTable {
         var found: [String: String] = [:]
         while skipBlankAndComments() {
             if peek == "[" {
-                let header = readLine().trimmingCharacters(in: .whitespaces)
+                let header = readLine().trimmed()
                 guard header.hasSuffix("]") else { throw fail("a table header does not close") }
-                table = header.trimmingCharacters(in: CharacterSet(charactersIn: "[] \t"))
+                table = header.trimmed { "[] \t".contains($0) }
                 continue
             }
             let key = try readKey()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// Validates one manifest: its claim, signature, signing credential (at the time-stamp's time

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// A COSE_Sign1 over a detached payload (a claim, or a CAWG identity's signer payload), checked

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// The OCSP response stapled to a claim signature (`rVals.ocspVals`, the first one), judged as

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// `c2pa.time-stamp` assertions (C2PA 2.2 §18.18), read as c2pa-rs 0.91 reads them: those of

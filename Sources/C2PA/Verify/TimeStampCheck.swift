@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// The RFC 3161 time-stamp in a claim signature's unprotected header (`sigTst2`, or v1 `sigTst`),

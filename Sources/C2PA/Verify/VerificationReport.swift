@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// What a verification found: the verdict, every status code, and what the manifests say.

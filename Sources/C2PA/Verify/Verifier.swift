@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// Verifies an asset's manifest store as c2pa-rs does: the active manifest (signature, signing

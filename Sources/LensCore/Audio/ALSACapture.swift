@@ -1,6 +1,7 @@
 import CALSA
 import Glibc
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// One ALSA capture PCM in lensd's format (interleaved S16, 48 kHz), read after bounded waits.
 /// Opened on the caller's thread, then handed to the audio thread, which alone uses it.
@@ -76,7 +77,7 @@ final class ALSACapture: @unchecked Sendable {  // the PCM is used by one thread
         let sound = Double(delivered) / Double(AudioSettings.sampleRate), elapsed = now - opened
         guard sound > elapsed * 1.01 + 1 else { return }
         throw AudioError(.failed, "capture from \(device) delivers sound faster than real time ("
-                         + String(format: "%.1f s of sound in %.1f s", sound, elapsed) + "): the device is not capturing")
+                         + String(cFormat: "%.1f s of sound in %.1f s", sound, elapsed) + "): the device is not capturing")
     }
 
     static func monotonicNow() -> Double {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import LensSystem
 
 /// A recording's sound: captures from an ALSA device on a thread of its own, places it on the
 /// video's clock (AudioTimeline) and codes it to Opus packets that the recorder takes fragment
@@ -12,7 +15,7 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
     /// Samples (48 kHz) the decoder drops at the start (Opus pre-skip).
     public let preSkip: Int
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private let stopped = DispatchSemaphore(value: 0)
     private let events: @Sendable (String) -> Void
     // Guarded by `lock`.
@@ -28,7 +31,7 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
     private var abandoned = false
     /// Guarded by `placing`, held by whoever places or codes sound: the audio thread while it
     /// captures (briefly, never across a read), the caller of `takePackets`/`finish` after.
-    private let placing = NSLock()
+    private let placing = Lock()
     private var timeline: AudioTimeline?
     /// How long finish waits for the audio thread to read what the device holds and end.
     static let stopTimeout = 0.5
@@ -42,9 +45,7 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
         preSkip = encoder.preSkip
         self.settings = settings
         self.events = events
-        let thread = Thread { [self] in run(capture) }
-        thread.name = "lensd-audio"
-        thread.start()
+        Threads.start(named: "lensd-audio") { [self] in run(capture) }
     }
 
     /// Throws what `init` would (the device cannot be opened), without capturing: whether a
@@ -112,12 +113,12 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
         if let timeline {
             let rate = Double(AudioSettings.sampleRate)
             if timeline.silence > 0 {
-                events(String(format: "%.2f s of silence stand for sound the device did not deliver (stalls, overruns)",
+                events(String(cFormat: "%.2f s of silence stand for sound the device did not deliver (stalls, overruns)",
                               Double(timeline.silence) / rate))
             }
             // Sound that was captured but never reached the timeline (a starved audio thread).
             if Double(timeline.position) / rate < seconds - 0.1 {
-                events(String(format: "the sound reached %.2f s of the picture's %.2f s; silence completes it",
+                events(String(cFormat: "the sound reached %.2f s of the picture's %.2f s; silence completes it",
                               Double(timeline.position) / rate, seconds))
             }
         }
@@ -189,7 +190,7 @@ public final class Microphone: @unchecked Sendable {  // state below is guarded 
             if gap >= AudioSettings.sampleRate / 10 {
                 let from = timeline!.position - chunk.samples.count / settings.channels - gap
                 events("audio capture from \(settings.device) delivered nothing for "
-                       + String(format: "%.2f s (from %.2f s of the recording)", Double(gap) / rate, Double(from) / rate)
+                       + String(cFormat: "%.2f s (from %.2f s of the recording)", Double(gap) / rate, Double(from) / rate)
                        + "; silence fills the gap")
             }
         }

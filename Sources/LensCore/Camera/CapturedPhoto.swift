@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One photo as a camera delivers it, before signing.
 public struct CapturedPhoto: Sendable {

@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 
 /// The created assertions every lensd capture carries (DESIGN.md's C2PA profile), photo or video,
 /// filled only from what the device and the location source reported — nothing a client sent.

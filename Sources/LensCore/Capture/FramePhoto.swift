@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension FrameCopy {
     /// This frame as the photo to sign: a camera's MJPEG frame as it came (never re-encoded), a

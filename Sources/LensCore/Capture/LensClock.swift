@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Wall and monotonic time, handed to whatever ages something (certificate expiry, idle claims
 /// and sessions, stale fixes), so that tests step past a deadline instead of waiting it out.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The system's local time zone at a moment, as the C library knows it (TZ, /etc/localtime), as a
 /// fixed offset: all a manifest records of it. `TimeZone.current` gives the same figure but loads

@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 
 /// Turns a captured photo into signed JPEG bytes (CaptureAssertions + the JPEG's data hash).
 public struct PhotoSigning: Sendable {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import LensSystem
 import Synchronization
 
 /// A dedicated thread running jobs one at a time, in order. Camera and signing work goes here,
@@ -11,9 +14,7 @@ public final class SerialWorker: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     public init(name: String) {
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        Threads.start(named: name) { [self] in run() }
     }
 
     public func submit(_ job: @escaping @Sendable () -> Void) {

@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Signs a finalized recording where it lies: the manifest goes into the reserve the recorder left

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A configured position for a camera that never moves (root's config only). It is always
 /// fresh, and `isDeclared` makes the manifest say exif:GPSProcessingMethod "MANUAL", so nobody

@@ -1,5 +1,6 @@
 import CGPS
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One libgps session with gpsd, watching JSON reports: opening, reading without ever
 /// blocking, and closing. It owns the socket and the event-loop watch on it; dropping the

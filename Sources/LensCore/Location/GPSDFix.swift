@@ -1,5 +1,5 @@
 import CGPS
-import Foundation
+import FoundationEssentials
 
 extension LocationFix {
     /// The position in one gpsd TPV report (`fix` of a read with MODE_SET), or nil when the

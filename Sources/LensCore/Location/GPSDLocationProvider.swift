@@ -1,5 +1,6 @@
 import CGPS
-import Foundation
+import FoundationEssentials
+import Glibc
 import LensSystem
 
 /// Watches gpsd through libgps on the daemon's event loop.

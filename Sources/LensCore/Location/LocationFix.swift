@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How many dimensions the receiver solved for. The raw values are the wire strings of the
 /// `Location` property's `mode` key.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
+import LensSystem
 import Glibc
 import Synchronization
 
@@ -46,9 +48,7 @@ public final class Outbox: Sendable {
         var state = State()
         for record in journal.load(onDamaged: onDamagedRecord) { state.records[record.name] = record }
         self.state = Mutex(state)
-        let thread = Thread { [self] in run() }
-        thread.name = "lensd-outbox"
-        thread.start()
+        Threads.start(named: "lensd-outbox") { [self] in run() }
     }
 
     /// Queues a stored result; durable when it returns. Throws when the record cannot be written

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One result waiting in the outbox (or given up on), as its record file holds it.
 public struct OutboxRecord: Codable, Sendable, Equatable, JournalRecord {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import LensSystem
 
 /// upload-auth-file: one line, a bearer token or `user:password` (Basic). The file must be owned
 /// by root and writable by nobody else: whoever can write it decides where captures are sent as whom.

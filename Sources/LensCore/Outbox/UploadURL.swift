@@ -25,6 +25,6 @@ public enum UploadURL {
     }
 
     public static func expand(_ template: String, name: String, fileExtension: String) -> String {
-        template.replacingOccurrences(of: "{name}", with: name).replacingOccurrences(of: "{ext}", with: fileExtension)
+        template.replacing("{name}", with: name).replacing("{ext}", with: fileExtension)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A camera frame copied off the camera's buffers, so that the preview's thread can work on it
 /// after the camera thread has moved on. The buffer is reused from frame to frame (the

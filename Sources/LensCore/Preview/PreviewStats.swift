@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What PreviewStats reports: frames written whole, frames dropped (the reader was behind or the
 /// encoder still busy), and the rate frames were written at.

@@ -1,5 +1,6 @@
 import CLinux
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// One live preview: a frame sink that scales and encodes the frames it is offered on its own

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// Asks OCSP responders (RFC 6960, HTTP POST of application/ocsp-request) about the device

@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// The key and certificate lensd signs with, loaded once at startup; immutable afterwards.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// lensd's own device identity in `<state>/identity`: device.key (PKCS#8, 0600), device.pem (the

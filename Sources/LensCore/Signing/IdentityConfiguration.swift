@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 
 /// Where lensd's device identity comes from: the embedded default under the state directory, or
 /// a key and chain the administrator installed (both `keyPath` and `chainPath` set).

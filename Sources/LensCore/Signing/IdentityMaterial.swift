@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// A key, its certificate chain and the trust anchor, parsed but not yet checked, plus what to

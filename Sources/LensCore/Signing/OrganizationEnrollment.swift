@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// The two steps of enrolling with an organization's CA (`enrollment = org`): a certificate

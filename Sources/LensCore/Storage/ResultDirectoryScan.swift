@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What `ResultStore.init` does with the results directory a previous run left behind.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `ResultStore` knows about the results on disk, per uid, oldest first. Plain data: the
 /// store's lock guards it.

@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Videos are written where they will live: a recording is journaled as

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A finished capture on disk, as its owner may see it.
 public struct StoredResult: Sendable, Equatable {

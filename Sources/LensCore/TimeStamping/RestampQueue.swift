@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Dispatch
 import Synchronization
 
 /// Results signed while no TSA answered, waiting for one (`timestamp = when-online`). Each has a

@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// Time-stamps, later, a result signed while no TSA answered: an update manifest (TimeStampUpdate)

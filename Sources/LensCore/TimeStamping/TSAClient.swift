@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// Asks RFC 3161 TSAs for a time-stamp over some bytes: an HTTP POST of a TimeStampReq

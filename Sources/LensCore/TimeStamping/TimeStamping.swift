@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// How captures are time-stamped: the TSAs to ask and what a capture does when none answers.

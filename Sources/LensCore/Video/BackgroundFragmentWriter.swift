@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import LensSystem
 import Synchronization
 
 /// Writes a recording's fragments on a thread of its own, so that a slow disk's fsync (an SD
@@ -10,7 +13,7 @@ final class BackgroundFragmentWriter: @unchecked Sendable {  // `writer` is touc
     private let writer: FragmentedMP4Writer
     private let worker = SerialWorker(name: "lensd-video-writer")
     private let slots: DispatchSemaphore
-    private let lock = NSLock()
+    private let lock = Lock()
     // Guarded by `lock`.
     private var failure: Error?
     private var writtenSize: Int

@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 
 /// How a recording's frames are coded: H.264 through OpenH264 (the default: ~2.5 Mb/s at 720p),
 /// or the camera's JPEGs kept as they are (no encoder, ~10× the bytes, little CPU).

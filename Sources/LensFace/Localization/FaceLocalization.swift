@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The instruction texts, as the face library's `Localization` gives them: the gettext catalog of
 /// the text domain `lensd` for the user's language (the system-defined locale), or, with

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Burns the frame number ("#000123") and the frame's clock in UTC ("12:34:56.789Z") into the
 /// top-left corner, white BitmapFont dots on a black box. It is drawn after digital zoom, like a

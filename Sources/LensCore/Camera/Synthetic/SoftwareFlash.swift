@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The synthetic camera's flash: a gamma lift, out = 255·(in/255)^0.6, applied to the scene's
 /// colours. Mid-tones and shadows brighten visibly (the grey field goes from 110 to 154) while

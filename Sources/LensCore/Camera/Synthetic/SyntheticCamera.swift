@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import LensSystem
 
 /// The explicit synthetic camera (`--camera synthetic`, never a silent fallback): a test pattern
 /// rendered in software (SyntheticScene) with the frame number and clock burned in (FrameStamp).
@@ -164,7 +166,7 @@ public final class SyntheticCamera: Camera {
         if let lastFrameNumber {
             let due = openedAt.addingTimeInterval(Double(lastFrameNumber + 1) / frameRate)
             let wait = min(due.timeIntervalSince(clock()), 1 / frameRate)
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            if wait > 0 { Threads.sleep(seconds: wait) }
         }
         let time = clock()
         let frameNumber = max(Self.frameNumber(at: time, openedAt: openedAt, frameRate: frameRate),

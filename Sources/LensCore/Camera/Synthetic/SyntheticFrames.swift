@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// The synthetic camera's scripted picture (`synthetic-frames DIR`): the JPEG files of a
 /// directory in name order, checked once and decoded as each is played, one per frame at the
@@ -19,7 +20,7 @@ public struct SyntheticFrames: Sendable {
     public init(directory: String) throws {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
-            throw CameraError.invalidArgument("synthetic-frames: cannot list \(directory): \(error.localizedDescription)")
+            throw CameraError.invalidArgument("synthetic-frames: cannot list \(directory): \(errorText(error))")
         }
         let files = names.filter { [".jpg", ".jpeg"].contains(where: $0.lowercased().hasSuffix) }.sorted()
         guard !files.isEmpty else { throw CameraError.invalidArgument("synthetic-frames: \(directory) holds no .jpg files") }

@@ -1,5 +1,5 @@
 import CV4L2
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Media controller nodes (/dev/mediaN): the graphs that tie an ISP's video node to the sensor

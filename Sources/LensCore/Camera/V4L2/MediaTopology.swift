@@ -1,5 +1,6 @@
 import CV4L2
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// A character device's number, as sysfs writes it in a node's `dev` file ("81:3").
 struct DeviceNumber: Hashable, CustomStringConvertible {
@@ -13,7 +14,7 @@ struct DeviceNumber: Hashable, CustomStringConvertible {
 
     init?(sysfsText text: String) {
         let parts = text.split(separator: ":")
-        guard parts.count == 2, let major = UInt32(parts[0]), let minor = UInt32(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard parts.count == 2, let major = UInt32(parts[0]), let minor = UInt32(parts[1].trimmed()) else {
             return nil
         }
         self.init(major: major, minor: minor)

@@ -1,5 +1,5 @@
 import CV4L2
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A V4L2 capture device (see V4L2Discovery). Streams while open, so a photo is the next frame.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds cameras: /sys/class/video4linux nodes whose own capabilities include VIDEO_CAPTURE and
 /// streaming (metadata and output nodes left out), one per bus_info (a UVC camera registers

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The second way to a camera's flash: through the media controller. On ISP pipelines (embedded
 /// boards) the video node belongs to the ISP's driver while the sensor and its LED flash are

@@ -1,5 +1,5 @@
 import CV4L2
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A camera's flash LED, driven through V4L2_CID_FLASH_LED_MODE on an LED-flash subdevice (video

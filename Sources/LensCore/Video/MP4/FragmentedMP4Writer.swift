@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Records a video track (and a sound track) as a crash-safe fragmented MP4 journal (every fragment fsynced, a crash

@@ -1,5 +1,5 @@
 import C2PA
-import Foundation
+import FoundationEssentials
 
 /// What the moov says about the recording apart from its samples. The writer makes it from a
 /// `VideoTrack`; recovery reads it back from the journal's moov, so both build the same final moov.

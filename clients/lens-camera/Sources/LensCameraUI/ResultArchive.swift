@@ -32,7 +32,7 @@ struct ResultArchive {
         }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
-        try camera.fetchResult(name, into: handle)
+        try camera.fetchResult(name, into: handle.fileDescriptor)
         return (url, signed ? verify(url) : .unsigned(reason ?? "not signed"))
     }
 

@@ -10,7 +10,7 @@ final class InstallAppTests: XCTestCase {
         "usr/bin/lens-camera", "usr/share/applications/org.lensd.LensCamera.desktop",
         "usr/share/icons/hicolor/scalable/apps/org.lensd.LensCamera.svg",
         "usr/share/icons/hicolor/scalable/actions/org.lensd.LensCamera-flash-symbolic.svg",
-        "usr/share/metainfo/org.lensd.LensCamera.metainfo.xml",
+        "usr/share/metainfo/org.lensd.LensCamera.metainfo.xml", "usr/share/man/man1/lens-camera.1",
         "usr/share/locale/de/LC_MESSAGES/lens-camera.mo", "usr/share/locale/fr/LC_MESSAGES/lens-camera.mo",
     ]
 
