@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// The SDK's way in: `LensCamera.sharedInstance`, `configureSession(…delegate:)`, and the folder

@@ -1,5 +1,5 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// A PKCS#7 "certs-only" message (RFC 7030 §4.1.3, RFC 5652 SignedData with no signers and no
 /// content): how an EST server answers /cacerts and /simpleenroll. It comes from the network, so

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCore
 
 /// The EST keys (`enrollment = est`): `est-url`, `est-ca`, `est-credential-file`.

@@ -112,8 +112,8 @@ public struct MetadataAssertion: Assertion {
     /// XMP GPSCoordinate "DDD,MM.mmmmmmK": whole degrees, decimal minutes (6 places ≈ 2 mm).
     static func coordinate(_ value: Double, positive: String, negative: String) -> String {
         let rounded = RoundedCoordinate(value)
-        return String(cFormat: "%d,%02d.%06d%@", rounded.degrees, rounded.microMinutes / 1_000_000, rounded.microMinutes % 1_000_000,
-                      rounded.isNegative ? negative : positive)
+        return String(cFormat: "%d,%02d.%06d", rounded.degrees, rounded.microMinutes / 1_000_000, rounded.microMinutes % 1_000_000)
+            + (rounded.isNegative ? negative : positive)
     }
 
     /// XMP rational "num/den".

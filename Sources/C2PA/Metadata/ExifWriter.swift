@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// The TIFF structure of an Exif block (Exif 2.32, big-endian) saying what `CaptureMetadata`
 /// says, in the same roundings as `MetadataAssertion`, so the block and the manifest agree:
@@ -46,7 +47,7 @@ enum ExifWriter {
             Entry(tag: 0x9000, type: .undefined, count: 4, value: Array("0232".utf8)),  // ExifVersion
             .ascii(0x9003, Timestamps.exifDateTime(m.captureTime, in: m.timeZone)),
             .ascii(0x9011, Timestamps.offset(of: m.captureTime, in: m.timeZone)),
-            .ascii(0x9291, String(format: "%03d", Timestamps.milliseconds(of: m.captureTime))),
+            .ascii(0x9291, String(cFormat: "%03d", Timestamps.milliseconds(of: m.captureTime))),
             Entry(tag: 0x9101, type: .undefined, count: 4, value: [1, 2, 3, 0]),  // ComponentsConfiguration: Y, Cb, Cr (JPEG)
             Entry(tag: 0xA000, type: .undefined, count: 4, value: Array("0100".utf8)),  // FlashpixVersion
             .short(0xA001, 1),  // ColorSpace: sRGB, what cameras deliver and lensd encodes

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An XMP packet with the very fields of the `c2pa.metadata` assertion (`MetadataAssertion.fields()`),
 /// so what photo software reads from XMP is what the manifest asserts, value for value.

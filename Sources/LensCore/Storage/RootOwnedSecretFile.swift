@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// A one-line secret the administrator keeps in a file lensd reads (upload-auth-file,
 /// est-credential-file): a regular file owned by root, so that nobody but root decides what
@@ -21,7 +22,7 @@ public enum RootOwnedSecretFile {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw Unusable(description: "\(setting) \(path) cannot be read as text")
         }
-        let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let secret = text.trimmed()
         guard !secret.isEmpty, !secret.contains("\n"), !secret.contains("\r") else {
             throw Unusable(description: "\(setting) \(path) must hold one line")
         }

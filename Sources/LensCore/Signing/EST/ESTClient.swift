@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LensCrypto
 
 /// The client side of EST (RFC 7030) over libcurl: TLS verified against `est-ca` (or the system

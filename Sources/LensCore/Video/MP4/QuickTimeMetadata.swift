@@ -1,5 +1,6 @@
 import C2PA
-import Foundation
+import FoundationEssentials
+import LensSystem
 
 /// Where and with what a recording was made, in the boxes video software reads: the location as
 /// QuickTime's `udta/©xyz` (ISO 6709) and Apple's `mdta` keys in `moov/meta` (location, make,
@@ -59,7 +60,7 @@ enum QuickTimeMetadata {
 
     /// "-33.045600-070.061200+012.000/": degrees to a millionth (≈ 0.1 m), the altitude with a 3D fix only.
     static func iso6709(_ fix: GeoLocation) -> String {
-        String(format: "%+010.6f%+011.6f", fix.latitude, fix.longitude)
-            + (fix.altitude.map { String(format: "%+08.3f", $0) } ?? "") + "/"
+        String(cFormat: "%+010.6f%+011.6f", fix.latitude, fix.longitude)
+            + (fix.altitude.map { String(cFormat: "%+08.3f", $0) } ?? "") + "/"
     }
 }
