@@ -1,7 +1,7 @@
 import C2PA
 import FoundationEssentials
 
-/// The created assertions every lensd capture carries (DESIGN.md's C2PA profile), photo or video,
+/// The created assertions every lensd capture carries (the C2PA profile docs/conformance.md and docs/files.md describe), photo or video,
 /// filled only from what the device and the location source reported — nothing a client sent.
 struct CaptureAssertions {
     var captureTime: Date
