@@ -70,7 +70,8 @@ struct RoundedCoordinate: Equatable {
     }
 }
 
-/// `c2pa.metadata`: JSON-LD with the Exif/TIFF fields C2PA's metadata assertion allows and lensd records (docs/files.md lists them), XMP value formats.
+/// `c2pa.metadata`: JSON-LD with the Exif/TIFF fields C2PA's metadata assertion allows and lensd
+/// records (docs/files.md lists them), XMP value formats.
 public struct MetadataAssertion: Assertion {
     public var metadata: CaptureMetadata
     public var label: String { Labels.metadata }
