@@ -124,7 +124,9 @@ final class ReadmeWalkthroughTests: LensdTestCase {
     /// group of its own; setpriv, env and bash exec one another, so the group is the pipeline's.)
     private func runUntilStopped(_ line: String, shows expected: String, environment: [String] = []) throws {
         let log = tmp.file("until-stopped-\(UUID().uuidString.prefix(8)).log").path
-        let process = ServerProcess(["/usr/bin/env"] + (try argv(line, environment: environment, bounded: false)), name: line, logPath: log)
+        // SIGINT at its default, as in a terminal, whatever the test runner ignores.
+        let process = ServerProcess(["/usr/bin/env", "--default-signal=INT"] + (try argv(line, environment: environment, bounded: false)),
+                                    name: line, logPath: log)
         // ffplay prints the stream only once it has probed seconds of it: slow on a loaded machine.
         try process.start(timeout: 120) { process.log.contains(expected) }
         guard let pid = process.process?.processIdentifier else { return XCTFail("\(line) did not start") }

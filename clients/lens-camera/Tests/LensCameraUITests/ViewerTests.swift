@@ -55,7 +55,7 @@ final class ViewerTests: LensCameraTestCase {
         // Everything inside the window: nothing drawn right of it (the old details popover was).
         XCTAssertEqual(viewer.distinctColors(in: Layout.outsideWindow), 1)
         let details = try app.accessibleTree().first { $0.description == "What the manifest says" }?.name ?? ""
-        XCTAssertTrue(details.hasPrefix("Verified: signed by a device this lensd trusts\nSigned by: O=lensd"), details)
+        XCTAssertTrue(details.hasPrefix("Verified: signed by a device this lensd trusts\nSigned by: C=XX, O=lensd"), details)
         XCTAssertTrue(details.hasSuffix("Kept in: \(kept.path)"), details)
 
         try person.click(x: Self.openButton.x, y: Self.openButton.y)
