@@ -66,9 +66,10 @@ private final class Try {
 
     init(_ command: [String], log: URL) throws {
         let script = TestTools.repoRoot.appendingPathComponent("scripts/try").path
-        // SIGINT and SIGTERM at their defaults, as a terminal starts try, whatever the test runner
-        // ignores: a shell cannot trap a signal that was ignored when it started.
-        server = ServerProcess(["/usr/bin/env", "--default-signal=INT,TERM", "/usr/bin/setsid", "--wait", script, "--bin",
+        // SIGINT, SIGTERM and SIGHUP at their defaults, as a terminal starts try, whatever the test
+        // runner ignores (a script's background job ignores SIGINT, nohup SIGHUP): a shell cannot
+        // trap a signal that was ignored when it started, nor its children die of it.
+        server = ServerProcess(["/usr/bin/env", "--default-signal=INT,TERM,HUP", "/usr/bin/setsid", "--wait", script, "--bin",
                                 TestTools.buildDirectory.path] + command, name: "scripts/try", logPath: log.path)
         try server.start { true }
         let setsid = try XCTUnwrap(server.process?.processIdentifier)
