@@ -90,4 +90,7 @@ open class Widget {
     public func add(_ controller: EventController) {
         gtk_widget_add_controller(widget, controller.controller)
     }
+
+    /// Runs `body` as GTK destroys the widget (a window: as it closes), its children still there.
+    public func onDestroy(_ body: @escaping () -> Void) { Signals.connect(raw, "destroy", body) }
 }

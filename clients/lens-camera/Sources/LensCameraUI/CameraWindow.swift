@@ -26,6 +26,8 @@ final class CameraWindow {
         parent: window, preferences: preferences, folders: [ResultArchive.picturesFolder.path, ResultArchive.videosFolder.path],
         open: { [unowned self] in open($0) }, fillChanged: { [unowned self] in preview.scaling = $0 ? .fill : .fit })
 
+    /// Once the window is destroyed its widgets are gone: updates still on their way are dropped.
+    private var closed = false
     private var connected = false
     private var mode = LensCameraMode.photo
     private var device: LensCaptureDevice?
@@ -42,7 +44,7 @@ final class CameraWindow {
         viewer = ResultViewer(results: results)
         var deliver: (CameraUpdate) -> Void = { _ in }
         session = CameraSession(bus: bus) { update in deliver(update) }
-        deliver = { [unowned self] update in apply(update) }
+        deliver = { [unowned self] update in if !closed { apply(update) } }
 
         let previewWithBanner = Overlay(child: preview.root)
         previewWithBanner.addLayer(banner.root)
@@ -60,6 +62,12 @@ final class CameraWindow {
         actions.install(application: application, countdown: preferences.countdown)
         wireControls()
         refreshSensitivity()
+        window.onDestroy { [unowned self] in
+            closed = true
+            countdown.stop()
+            if let progressTimer { MainContext.cancel(progressTimer) }
+            preview.stopTimers()
+        }
     }
 
     func present() {
@@ -196,6 +204,7 @@ final class CameraWindow {
     /// lensd's copy is deleted, the kept file goes to the trash, where the user can restore it.
     private func delete(_ result: RunResults.Result) {
         session.delete(result.name) { [unowned self] in
+            if closed { return }
             if let file = result.file {
                 do { try Files.trash(file) } catch { banner.show(tr("Could not move %@ to the trash: %@", file, "\(error)")) }
             }

@@ -34,10 +34,17 @@ final class Countdown {
     }
 
     func cancel() {
+        guard stop() else { return }
+        onTick(nil)
+    }
+
+    /// Ends it without a tick (its window is closing); true if it was running.
+    @discardableResult
+    func stop() -> Bool {
         if let timer { MainContext.cancel(timer) }
         timer = nil
-        guard remaining != nil else { return }
+        let wasRunning = remaining != nil
         remaining = nil
-        onTick(nil)
+        return wasRunning
     }
 }

@@ -24,6 +24,7 @@ final class PreviewView {
     private var frameSize: (width: Double, height: Double) = (0, 0)
     private var reticle: LensPoint?
     private var reticleTimer: UInt32?
+    private var shutterTimer: UInt32?
     /// Face mode: the detection area and the face lensd found, drawn over the preview.
     var face: FaceOverlay? { didSet { reticleLayer.queueDraw() } }
     private var pinch: ZoomGesture?
@@ -154,6 +155,17 @@ final class PreviewView {
     /// A brief white flash over the preview as the photo is taken.
     func flashShutter() {
         shutter.isVisible = true
-        MainContext.after(milliseconds: 120) { [weak self] in self?.shutter.isVisible = false }
+        if let shutterTimer { MainContext.cancel(shutterTimer) }
+        shutterTimer = MainContext.after(milliseconds: 120) { [weak self] in
+            self?.shutterTimer = nil
+            self?.shutter.isVisible = false
+        }
+    }
+
+    /// Its window is closing: the reticle and the shutter flash no longer end on screen.
+    func stopTimers() {
+        for timer in [reticleTimer, shutterTimer].compactMap({ $0 }) { MainContext.cancel(timer) }
+        reticleTimer = nil
+        shutterTimer = nil
     }
 }
