@@ -35,7 +35,7 @@ let package = Package(
         // Swift modules.
         // File descriptors, errno and the one place file system calls are made (EINTR retried,
         // faults injectable by tests): pure Swift over Glibc, below C2PA, LensCore and LensClient.
-        .target(name: "LensSystem"),
+        .target(name: "LensSystem", dependencies: ["CLinux"]),
         // The frozen names of the D-Bus API (bus names, paths, errors, signals), spelled once for
         // the daemon, LensClient and lensctl: pure Swift, no dependencies.
         .target(name: "LensContract"),
@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient", "LensImaging", "LensFace",
                                                          "LensSystem"],
                           path: "clients/lensctl"),
-        .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace"]),
+        .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace", "LensSystem"]),
         // The daemon's core is a library so that its state machine and flows are tested without a bus.
         .target(name: "LensDaemon", dependencies: ["LensCore", "LensBus", "LensContract", "LensSystem", "C2PA", "LensCrypto", "LensFace"]),
         // Relative relocations packed (DT_RELR, glibc ≥ 2.36): the table the loader reads once
@@ -73,13 +73,13 @@ let package = Package(
                                                             "LensTestSupport"]),
         .target(name: "LensTestSupport", dependencies: ["LensClient"], path: "Tests/LensTestSupport"),
         // A scriptable D-Bus peer for the integration tests (a separate process, any user).
-        .executableTarget(name: "lensd-test-peer", dependencies: ["LensBus"], path: "Tests/LensdPeer"),
+        .executableTarget(name: "lensd-test-peer", dependencies: ["LensBus", "LensSystem"], path: "Tests/LensdPeer"),
         .testTarget(name: "C2PATests", dependencies: ["C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
-        .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport"]),
-        .testTarget(name: "LensFaceTests", dependencies: ["LensFace", "LensCore", "LensTestSupport"]),
+        .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport", "LensSystem"]),
+        .testTarget(name: "LensFaceTests", dependencies: ["LensFace", "LensCore", "LensTestSupport", "LensSystem"]),
         .testTarget(name: "LensDaemonTests", dependencies: ["LensDaemon", "LensBus", "LensClient", "LensContract", "LensCore", "LensCrypto",
-                                                          "LensTestSupport"]),
+                                                          "LensTestSupport", "LensSystem"]),
         .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "LensContract", "LensSystem", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import LensBus
+import LensSystem
 
 /// Who may use lensd: root, lensd's own user, and members of the allowed group. Decided on the
 /// uid the bus reports for the caller — never on anything the caller sends — so the daemon stays
@@ -73,8 +74,7 @@ private struct GroupDatabaseVersion: Equatable {
 
     static var current: GroupDatabaseVersion {
         GroupDatabaseVersion(files: ["/etc/group", "/etc/passwd"].map { path in
-            var info = stat()
-            guard stat(path, &info) == 0 else { return [] }
+            guard let info = try? FileSystem.status(path) else { return [] }
             return [Int(info.st_dev), Int(info.st_ino), info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
         })
     }

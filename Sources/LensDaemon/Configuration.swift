@@ -398,8 +398,7 @@ struct Configuration {
 
     /// A declared location changes what photos attest, so only root may declare it.
     private static func isRootOwned(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
+        guard let info = try? FileSystem.status(path) else { return false }
         return info.st_uid == 0 && info.st_mode & 0o022 == 0
     }
 }

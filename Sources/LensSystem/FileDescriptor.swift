@@ -169,10 +169,29 @@ public struct FileDescriptor: ~Copyable, Sendable {
         try SystemCalls.status(rawValue)
     }
 
+    /// poll(2) for `events` (POLLIN, …) up to `milliseconds` (-1: no limit): the events that
+    /// came (POLLERR, POLLHUP and POLLNVAL too), 0 when the time ran out.
+    public func poll(for events: Int16, milliseconds: Int32) throws(Errno) -> Int16 {
+        try SystemCalls.poll(rawValue, events: events, milliseconds: milliseconds)
+    }
+
     /// Waits up to `milliseconds` for something to read (or the other end's hang-up); false when
     /// the time ran out.
     public func waitUntilReadable(milliseconds: Int32) throws(Errno) -> Bool {
         try SystemCalls.poll(rawValue, events: Int16(POLLIN), milliseconds: milliseconds) != 0
+    }
+
+    /// Waits, without a time limit, until this descriptor has room to write or `other` has
+    /// something to read (a wake-up); true when it is this one (or its reader left: the next
+    /// write says EPIPE).
+    public func waitUntilWritable(orReadable other: borrowing FileDescriptor) throws(Errno) -> Bool {
+        let events = try SystemCalls.poll([(rawValue, Int16(POLLOUT)), (other.rawValue, Int16(POLLIN))], milliseconds: -1)
+        return events[1] == 0
+    }
+
+    /// ioctl(2) of a device: `request` with its structure at `argument`.
+    public func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) throws(Errno) {
+        try SystemCalls.control(rawValue, request, argument)
     }
 
     /// isatty(3).

@@ -29,6 +29,11 @@ public enum FileSystem {
         try SystemCalls.access(path, mode)
     }
 
+    /// realpath(3): `path` absolute, without symbolic links, "." or "..".
+    public static func resolvedPath(_ path: String) throws(Errno) -> String {
+        try SystemCalls.resolvedPath(path)
+    }
+
     /// fsyncs a directory so a new name in it survives a crash.
     public static func syncDirectory(_ path: String) throws(Errno) {
         try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY).sync()

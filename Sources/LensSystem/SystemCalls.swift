@@ -9,9 +9,10 @@ import Synchronization
 public enum SystemCalls {
     /// The calls a test can make fail, by what they do: `.write` is write, pwrite and sendfile;
     /// `.read` is read and pread; `.sync` is fsync and fdatasync; `.connect` is connect (as a
-    /// firewall or the unit's IPAddressDeny= refuses one, which no test can set up unprivileged).
+    /// firewall or the unit's IPAddressDeny= refuses one, which no test can set up unprivileged);
+    /// `.deviceControl` is ioctl (a camera that answers EBUSY, ENODEV or EIO).
     public enum Operation: Sendable, Hashable {
-        case read, write, sync, connect
+        case read, write, sync, connect, deviceControl
     }
 
     /// Test-only: the next calls of an operation fail with a chosen errno before reaching the
@@ -117,10 +118,12 @@ public enum SystemCalls {
         }
     }
 
-    /// For modules' own wrappers of calls this file does not make yet (directories, seals,
-    /// process limits): the same EINTR loop, so there is still only one. No fault injection.
-    public static func retryingInterrupts<Result: SignedInteger>(_ body: () -> Result) throws(Errno) -> Result {
-        Result(try retrying { Int(body()) })
+    /// For modules' own wrappers of calls this file does not make (directories, seals, process
+    /// limits, libv4l2's ioctls): the same EINTR loop, so there is still only one; `operation`
+    /// lets a test inject faults into them too.
+    public static func retryingInterrupts<Result: SignedInteger>(_ operation: Operation? = nil, fd: Int32 = -1,
+                                                                _ body: () -> Result) throws(Errno) -> Result {
+        Result(try retrying(operation, fd: fd) { Int(body()) })
     }
 
     // MARK: Sockets
@@ -147,6 +150,20 @@ public enum SystemCalls {
     static func poll(_ fd: Int32, events: Int16, milliseconds: Int32) throws(Errno) -> Int16 {
         var poller = pollfd(fd: fd, events: events, revents: 0)
         return try retrying { Int(Glibc.poll(&poller, 1, milliseconds)) } == 0 ? 0 : poller.revents
+    }
+
+    /// poll(2) of several descriptors, each for its events; the events that came to each (all
+    /// 0 when the time ran out).
+    static func poll(_ requests: [(fd: Int32, events: Int16)], milliseconds: Int32) throws(Errno) -> [Int16] {
+        var pollers = requests.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+        let count = nfds_t(pollers.count)
+        _ = try retrying { Int(Glibc.poll(&pollers, count, milliseconds)) }
+        return pollers.map(\.revents)
+    }
+
+    /// ioctl(2) with a pointer argument (a device's request structure).
+    static func control(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) throws(Errno) {
+        _ = try retrying(.deviceControl, fd: fd) { Int(Glibc.ioctl(fd, request, argument)) }
     }
 
     /// EINTR is not retried: Linux has released the descriptor either way, and a retry could
@@ -260,6 +277,13 @@ public enum SystemCalls {
     }
 
     /// access(2) with `mode` (R_OK, W_OK, …).
+    /// realpath(3): the absolute path without symbolic links, "." or "..".
+    static func resolvedPath(_ path: String) throws(Errno) -> String {
+        guard let resolved = Glibc.realpath(path, nil) else { throw Errno.current }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     static func access(_ path: String, _ mode: Int32) throws(Errno) {
         _ = try retrying { Int(Glibc.access(path, mode)) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LensSystem
 
 /// `cli`: the wall time of one-shot `lensctl status` (a process that starts, connects, opens a
 /// session, reads two property sets and exits) next to one-shot `busctl get-property` on the
@@ -69,7 +70,7 @@ enum Spawn {
         let result = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
         guard result == 0 else { throw BenchError("cannot start \(argv[0]): \(String(cString: strerror(result)))") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = try? SystemCalls.retryingInterrupts { waitpid(pid, &status, 0) }
         // WIFEXITED/WEXITSTATUS are macros Swift cannot import.
         return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
     }

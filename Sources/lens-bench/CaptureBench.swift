@@ -1,6 +1,7 @@
 import C2PA
 import Foundation
 import LensCore
+import LensSystem
 
 /// `capture`: the daemon's photo pipeline in-process on the synthetic camera — frame taken →
 /// thumbnail ready (InitialCaptureFinished) and → signed and stored (PhotoSigned) — with the
@@ -53,10 +54,9 @@ struct CaptureBench {
     /// Writing the same bytes, then timing fsync alone.
     private static func fsyncTime(bytes: [UInt8], in dir: URL) throws -> Double {
         let path = dir.appendingPathComponent("fsync-probe").path
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw BenchError("open \(path)") }
-        defer { close(fd); unlink(path) }
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        return Measure.times(runs: 1) { _ = fsync(fd) }[0]
+        let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+        defer { try? FileSystem.unlink(path) }
+        try file.writeAll(bytes)
+        return Measure.times(runs: 1) { try? file.sync() }[0]
     }
 }

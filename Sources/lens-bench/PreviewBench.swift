@@ -1,6 +1,7 @@
 import C2PA
 import Foundation
 import LensCore
+import LensSystem
 import Synchronization
 
 /// `preview`: the live preview in-process, as lensd runs it.
@@ -138,7 +139,7 @@ struct PreviewBench {
                 stream.close()
             }
             reader?.finish()
-            if readEnd >= 0 && reader == nil { close(readEnd) }
+            if readEnd >= 0 && reader == nil { try? FileDescriptor(adopting: readEnd).close() }
             var line = String(format: "  %@: photo frame → signed median %7.2f ms, video stop → signed median %7.2f ms",
                               mode.rawValue, Measure.median(toSigned), Measure.median(stopToSigned))
             if let stats { line += " (preview: \(stats.frames) frames written, \(stats.dropped) dropped)" }
@@ -203,7 +204,9 @@ private final class PipeDrain: Sendable {
         self.fd = fd
         Thread { [self] in
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while read(fd, &chunk, chunk.count) > 0 {}
+            FileDescriptor.borrowing(fd) { pipe in
+                while chunk.withUnsafeMutableBytes({ (try? pipe.read(into: $0)) ?? 0 }) > 0 {}
+            }
             done.signal()
         }.start()
     }
@@ -211,6 +214,6 @@ private final class PipeDrain: Sendable {
     /// After the stream closed: waits for the end of file, closes the read end.
     func finish() {
         done.wait()
-        close(fd)
+        try? FileDescriptor(adopting: fd).close()
     }
 }

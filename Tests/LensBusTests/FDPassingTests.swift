@@ -39,18 +39,23 @@ final class FDPassingTests: BusTestCase {
         let options = BusValue.vardict(Dictionary(uniqueKeysWithValues: (0..<8).map { ("fd\($0)", BusValue.fd(pipeFDs[$0 % 2])) }))
         let nested = BusValue.vardict(["list": .array(elementSignature: "h", (0..<8).map { _ in .fd(pipeFDs[0]) })])
         _ = try? callService("Configure", [options])  // warm up
-        let before = try openFDCount()
+        let before = try descriptorCount(of: pipeFDs[0])
         for _ in 0..<60 {
             XCTAssertThrowsError(try callService("Configure", [options]))
             XCTAssertThrowsError(try callService("Configure", [nested]))
             let echoed = try XCTUnwrap(try callService("Mirror", [.variant(.fd(pipeFDs[1]))]).first?.variantValue?.fdValue)
             close(echoed)  // the reply's fd is the caller's own
         }
-        XCTAssertEqual(try openFDCount(), before)
+        XCTAssertEqual(try descriptorCount(of: pipeFDs[0]), before)
     }
 
-    private func openFDCount() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    /// The process's descriptors of the pipe `fd` belongs to (both ends: "pipe:[inode]"), so
+    /// that descriptors other code in the test process opens or closes meanwhile do not count.
+    private func descriptorCount(of fd: Int32) throws -> Int {
+        let pipe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == pipe
+        }.count
     }
 }
 

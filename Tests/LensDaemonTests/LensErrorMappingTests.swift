@@ -2,6 +2,7 @@ import Glibc
 import LensContract
 @testable import LensCore
 @testable import LensDaemon
+import LensSystem
 import XCTest
 
 /// Every kind of every layer's error reaches the client under a named D-Bus error; the tables

@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensSystem
 
 // lensd-test-peer: a scriptable D-Bus client of lensd for integration tests that need a
 // separate process — another user (run under setpriv), or a client to SIGKILL at a known step.
@@ -150,13 +151,13 @@ final class Peer {
                 var bytes: [UInt8] = []
                 if let fd = reply?.first?.fdValue {
                     openFDs.append(fd)
-                    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-                    var offset: off_t = 0
-                    while true {
-                        let n = pread(fd, &buffer, buffer.count, offset)
-                        if n <= 0 { break }
-                        bytes += buffer[..<n]
-                        offset += off_t(n)
+                    // Positioned reads: the descriptor's offset is the daemon's too (an open file shared).
+                    bytes = try FileDescriptor.borrowing(fd) { (file) throws in
+                        var read: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 1 << 16)
+                        while case let n = try buffer.withUnsafeMutableBytes({ chunk in try file.read(into: chunk, at: read.count) }), n > 0 {
+                            read += buffer[..<n]
+                        }
+                        return read
                     }
                 } else if let read = reply?.first?.bytesValue {
                     bytes = read

@@ -16,11 +16,6 @@ static inline int cv4l2_ioctl(int fd, unsigned long request, void *argument) {
     return v4l2_ioctl(fd, request, argument);
 }
 
-/// ioctl() on a media controller node (/dev/mediaN), which libv4l2 does not handle.
-static inline int cv4l2_media_ioctl(int fd, unsigned long request, void *argument) {
-    return ioctl(fd, request, argument);
-}
-
 static const unsigned long CV4L2_MEDIA_IOC_G_TOPOLOGY = MEDIA_IOC_G_TOPOLOGY;
 static const unsigned long CV4L2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
 static const unsigned long CV4L2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;

@@ -57,7 +57,8 @@ final class ALSACapture: @unchecked Sendable {  // the PCM is used by one thread
             return .samples(frames: status, timestamp: now - age)
         }
         let error = Int32(status)
-        if error == -EAGAIN || error == -EINTR { return .samples(frames: 0, timestamp: now) }
+        // Nothing yet, or a signal came first: the caller reads again.
+        if [Errno.wouldBlock, .interrupted].contains(Errno(rawValue: -error)) { return .samples(frames: 0, timestamp: now) }
         guard error == -EPIPE || error == -ESTRPIPE else {
             throw AudioError(.failed, "capture from \(device) failed: \(String(cString: calsa_strerror(error)))", code: Int(error))
         }

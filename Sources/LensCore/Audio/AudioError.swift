@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// Why sound could not be captured or coded.
 public struct AudioError: Error, CustomStringConvertible, Sendable {
@@ -42,7 +43,11 @@ public struct AudioError: Error, CustomStringConvertible, Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
         for name in names.sorted() where name.hasPrefix("controlC") {
             let path = "\(directory)/\(name)"
-            if access(path, R_OK | W_OK) != 0, errno == EACCES || errno == EPERM { return path }
+            do {
+                try FileSystem.checkAccess(path, R_OK | W_OK)
+            } catch where error == .permissionDenied || error == .notPermitted {
+                return path
+            } catch {}
         }
         return nil
     }

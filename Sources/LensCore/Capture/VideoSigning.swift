@@ -1,6 +1,7 @@
 import C2PA
 import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// Signs a finalized recording where it lies: the manifest goes into the reserve the recorder left
 /// after `ftyp`, with the hash computed while recording, so signing costs the same for ten seconds
@@ -56,7 +57,7 @@ public struct VideoSigning: Sendable {
             let directory = String(video.path[..<(video.path.lastIndex(of: "/") ?? video.path.startIndex)])
             // A ".tmp-" name: ResultStore removes it at start if a crash leaves it behind.
             let rewritten = "\(directory)/\(StagedFile.temporaryPrefix)signing-\(UInt64.random(in: .min ... .max))"
-            defer { unlink(rewritten) }
+            defer { try? Syscalls.unlink(rewritten) }
             // Written durably already (MP4Signer's AtomicOutput); then the rename, then the directory entry.
             try signer.sign(inputPath: video.path, outputPath: rewritten)
             try Syscalls.rename(rewritten, video.path)

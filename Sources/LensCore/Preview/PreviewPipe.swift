@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import LensSystem
 import Synchronization
 
 /// The write end of a preview pipe. A frame, once started, is written whole before the next one
@@ -23,7 +24,7 @@ final class PreviewPipe: Sendable {
         do {
             _ = try Syscalls.retrying("pipe2") { lens_pipe_nonblocking_writer(&fds) }
         } catch {
-            Glibc.close(wake)
+            try? FileDescriptor(adopting: wake).close()
             throw error
         }
         return (PreviewPipe(writeEnd: fds[1], wake: wake), fds[0])
@@ -41,16 +42,19 @@ final class PreviewPipe: Sendable {
     func write(_ frame: [UInt8]) throws -> Bool {
         var offset = 0
         while offset < frame.count {
-            let written = frame.withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress! + offset, $0.count - offset) }
-            if written >= 0 {
-                offset += written
-                continue
+            let attempt = frame.withUnsafeBytes { bytes in
+                Result { () throws(Errno) in
+                    try FileDescriptor.borrowing(writeEnd) { (pipe) throws(Errno) in try pipe.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+                }
             }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: guard try waitForRoom() else { return false }
-            case EPIPE: throw ReaderGone()
-            default: throw Syscalls.Failure(call: "write", path: "the preview pipe", errno: errno)
+            do {
+                offset += try attempt.get()
+            } catch .wouldBlock {
+                guard try waitForRoom() else { return false }
+            } catch .brokenPipe {
+                throw ReaderGone()
+            } catch {
+                throw Syscalls.Failure(call: "write", path: "the preview pipe", errno: error.rawValue)
             }
         }
         return true
@@ -59,25 +63,25 @@ final class PreviewPipe: Sendable {
     /// Any thread: a write waiting for room gives up, and so does every later one.
     func cancel() {
         guard !closed.load(ordering: .acquiring) else { return }
-        var one: UInt64 = 1
-        _ = Glibc.write(wake, &one, 8)
+        let one: [UInt8] = withUnsafeBytes(of: UInt64(1)) { Array($0) }
+        _ = try? FileDescriptor.borrowing(wake) { (eventfd) throws(Errno) in try eventfd.writeAll(one) }
     }
 
     /// The reader sees end of file. Only once no write is under way.
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Glibc.close(writeEnd)
-        Glibc.close(wake)
+        try? FileDescriptor(adopting: writeEnd).close()
+        try? FileDescriptor(adopting: wake).close()
     }
 
     /// true when the pipe has room (or the reader left: the next write says EPIPE), false when cancelled.
     private func waitForRoom() throws -> Bool {
-        var fds = [pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-        while true {
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { throw Syscalls.Failure(call: "poll", path: "the preview pipe", errno: errno) }
-            return fds[1].revents == 0
+        do {
+            return try FileDescriptor.borrowing(writeEnd) { (pipe) throws(Errno) in
+                try FileDescriptor.borrowing(wake) { (eventfd) throws(Errno) in try pipe.waitUntilWritable(orReadable: eventfd) }
+            }
+        } catch {
+            throw Syscalls.Failure(call: "poll", path: "the preview pipe", errno: error.rawValue)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import LensCrypto
+import LensSystem
 
 /// Reads the PEM files of a device identity, turning each way they can fail into the
 /// enrollment state it means.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import LensCrypto
+import LensSystem
 
 /// The first start of the embedded identity: a device CA issues the device certificate once and
 /// is then forgotten. Its key is never written anywhere, so nobody, lensd included, can issue a

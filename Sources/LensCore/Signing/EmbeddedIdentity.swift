@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// lensd's own device identity in `<state>/identity`: device.key (PKCS#8, 0600), device.pem (the
 /// device certificate) and root.pem (the device CA that issued it, the trust anchor). Made once,

@@ -1,5 +1,6 @@
 import Glibc
 import LensCrypto
+import LensSystem
 
 /// `enrollment = org`: the device key (on a PKCS#11 token, or a software key), the chain the
 /// organization's CA issued for it — installed by InstallCertificate as

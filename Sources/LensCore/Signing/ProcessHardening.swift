@@ -1,3 +1,4 @@
+import LensSystem
 /// Keeps the device key out of reach of other processes and out of crash dumps.
 public enum ProcessHardening {
     /// Makes the process non-dumpable (prctl PR_SET_DUMPABLE 0): no core file, and neither

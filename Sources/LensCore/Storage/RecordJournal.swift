@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// A record kept in a RecordJournal, under its name.
 protocol JournalRecord: Codable {

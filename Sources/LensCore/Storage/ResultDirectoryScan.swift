@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// What `ResultStore.init` does with the results directory a previous run left behind.
 enum ResultDirectoryScan {

@@ -1,4 +1,5 @@
 import Glibc
+import LensSystem
 
 /// What a result's file does not say by itself — it was kept unsigned, or recovered after a
 /// crash — kept beside it as `.note-<name>`, a small file that exists only for such results, so

@@ -1,6 +1,7 @@
 import C2PA
 import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// Videos are written where they will live: a recording is journaled as
 /// `<results>/<uid>/.recording-<uuid>.mp4` and renamed to `<uuid>.mp4` once it is finished and

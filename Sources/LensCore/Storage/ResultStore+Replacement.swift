@@ -1,5 +1,6 @@
 import Glibc
 import LensCrypto
+import LensSystem
 
 extension ResultStore {
     /// Replaces a stored result by the same bytes with `range` swapped for `bytes` (an update

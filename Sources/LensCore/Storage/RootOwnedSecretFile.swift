@@ -13,8 +13,12 @@ public enum RootOwnedSecretFile {
     /// The file's one line, trimmed. `setting` names the key in errors; `rule` says in words
     /// what `forbidden` forbids ("writable only by root").
     public static func line(_ path: String, setting: String, forbidden: mode_t, rule: String) throws(Unusable) -> String {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { throw Unusable(description: "\(setting) \(path): \(String(cString: strerror(errno)))") }
+        let info: stat
+        do {
+            info = try FileSystem.status(path, followingLinks: false)
+        } catch {
+            throw Unusable(description: "\(setting) \(path): \(error)")
+        }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Unusable(description: "\(setting) \(path) is not a regular file") }
         guard info.st_uid == 0, info.st_mode & forbidden == 0 else {
             throw Unusable(description: "\(setting) \(path) must be owned by root and \(rule) (mode \(String(info.st_mode & 0o777, radix: 8)))")

@@ -1,4 +1,5 @@
 import LensCrypto
+import LensSystem
 
 /// SHA-256 digests as the lowercase hex strings lensd reports.
 enum SHA256Hex {

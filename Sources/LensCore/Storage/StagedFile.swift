@@ -1,4 +1,5 @@
 import Glibc
+import LensSystem
 
 /// A file written under a temporary name in the directory of its final name, then renamed into
 /// place. rename(2) within one directory is atomic, and the data is fsynced before it, so after a

@@ -1,4 +1,5 @@
 import Glibc
+import LensSystem
 
 /// Opening what lensd keeps in its state directory: one name at a time, relative to the
 /// descriptor of the directory that holds it, never through a symbolic link, and only when it is

@@ -1,4 +1,5 @@
 import Glibc
+import LensSystem
 
 /// Why a result could not be stored or fetched. `kind` is what the daemon maps to a D-Bus error
 /// name; `message` is for logs and carries errno's text.

@@ -1,6 +1,7 @@
 import CV4L2
 import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// Media controller nodes (/dev/mediaN): the graphs that tie an ISP's video node to the sensor
 /// and LED-flash subdevices other drivers register.
@@ -20,9 +21,8 @@ enum MediaDevice {
     /// The graph at `path`, read in two passes: the counts, then the arrays. A graph that
     /// changes in between (ENOSPC: it grew) is read again.
     static func topology(at path: String) throws -> MediaTopology {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw V4L2Errno("open \(path)") }
-        defer { close(fd) }
+        let device = try open(path)
+        let fd = device.rawValue
         var counts = media_v2_topology()
         try getTopology(fd, &counts)
         for _ in 0..<3 {
@@ -58,9 +58,21 @@ enum MediaDevice {
         throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY on \(path): the graph kept changing", code: EAGAIN)
     }
 
+    private static func open(_ path: String) throws -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
+        } catch {
+            throw V4L2Errno("open \(path)", code: error.rawValue)
+        }
+    }
+
+    /// A media controller node: libv4l2 does not handle these, so a plain ioctl. `fd` is
+    /// borrowed from `topology(at:)`, which keeps it open.
     private static func getTopology(_ fd: Int32, _ topology: inout media_v2_topology) throws {
-        while cv4l2_media_ioctl(fd, CV4L2_MEDIA_IOC_G_TOPOLOGY, &topology) < 0 {
-            if errno != EINTR { throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY") }
+        do {
+            try FileDescriptor.borrowing(fd) { (device) throws(Errno) in try device.control(CV4L2_MEDIA_IOC_G_TOPOLOGY, &topology) }
+        } catch {
+            throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY", code: error.rawValue)
         }
     }
 

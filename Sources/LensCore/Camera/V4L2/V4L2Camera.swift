@@ -1,6 +1,7 @@
 import CV4L2
 import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// A V4L2 capture device (see V4L2Discovery). Streams while open, so a photo is the next frame.
 /// MJPEG at the requested size is preferred and the camera's JPEG is kept as it is (trimmed at
@@ -82,11 +83,13 @@ public final class V4L2Camera: Camera {
     /// the device refuses with ENODEV even while its /sys entry stays, as vivid's `disconnect`).
     public var isConnected: Bool {
         if let stream { return !stream.hasFailed }
-        let fd = Glibc.open(description.path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        // Only a missing device counts: EACCES or EBUSY must reach the client as such at open().
-        guard fd >= 0 else { return ![ENODEV, ENOENT, ENXIO].contains(errno) }
-        Glibc.close(fd)
-        return true
+        do {
+            _ = try FileDescriptor.open(description.path, O_RDWR | O_NONBLOCK)
+            return true
+        } catch {
+            // Only a missing device counts: EACCES or EBUSY must reach the client as such at open().
+            return ![ENODEV, ENOENT, ENXIO].contains(error.rawValue)
+        }
     }
 
     public func open() throws {

@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+import LensSystem
 
 /// An open V4L2 node, through libv4l2 (so cameras with vendor formats still deliver RGB24).
 /// Typed wrappers over the ioctls; every failure is a V4L2Errno. Closed on deinit.
@@ -17,12 +18,16 @@ public final class V4L2Device: V4L2ControlDevice {
 
     deinit { v4l2_close(fd) }
 
-    /// Retries EINTR; any other failure throws with the operation's name.
+    /// An interrupted call is retried (LensSystem); any other failure throws with the operation's name. A test can
+    /// make it fail as a busy or vanished device would (`SystemCalls.FaultInjection`, `.deviceControl`).
     /// `argument` is the ioctl's C struct (plain data, some with unions).
     func ioctl<T>(_ request: UInt, _ argument: inout T, _ operation: String) throws {
+        let fd = fd
         try withUnsafeMutableBytes(of: &argument) { bytes in
-            while cv4l2_ioctl(fd, request, bytes.baseAddress) < 0 {
-                if errno != EINTR { throw V4L2Errno(operation) }
+            do throws(Errno) {
+                _ = try SystemCalls.retryingInterrupts(.deviceControl, fd: fd) { cv4l2_ioctl(fd, request, bytes.baseAddress) }
+            } catch {
+                throw V4L2Errno(operation, code: error.rawValue)
             }
         }
     }

@@ -1,6 +1,7 @@
 import CV4L2
 import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// A camera's flash LED, driven through V4L2_CID_FLASH_LED_MODE on an LED-flash subdevice (video
 /// nodes have no flash controls). lensd's `off` is LED mode NONE; `on` is FLASH, strobed just
@@ -97,8 +98,6 @@ struct V4L2Flash {
     }
 
     private static func resolved(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
+        try? FileSystem.resolvedPath(path)
     }
 }

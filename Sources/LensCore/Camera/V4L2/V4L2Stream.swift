@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+import LensSystem
 
 /// mmap streaming on an open device: buffers requested, mapped (through libv4l2, so converted
 /// frames are what is read), queued, and the stream on. Stops and unmaps on deinit.
@@ -68,12 +69,14 @@ final class V4L2Stream {
 
     /// True when a frame is ready; throws when the stream is broken.
     private func wait(timeout: Int32) throws -> Bool {
-        var descriptor = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
-        var ready: Int32
-        repeat { ready = poll(&descriptor, 1, timeout) } while ready < 0 && errno == EINTR
-        guard ready >= 0 else { throw V4L2Errno("poll") }
-        if descriptor.revents & Int16(POLLIN) != 0 { return true }
-        if descriptor.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { throw V4L2Errno("poll", code: ENODEV) }
+        let events: Int16
+        do {
+            events = try FileDescriptor.borrowing(device.fd) { (file) throws(Errno) in try file.poll(for: Int16(POLLIN), milliseconds: timeout) }
+        } catch {
+            throw V4L2Errno("poll", code: error.rawValue)
+        }
+        if events & Int16(POLLIN) != 0 { return true }
+        if events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { throw V4L2Errno("poll", code: ENODEV) }
         return false
     }
 

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import LensCrypto
+import LensSystem
 
 /// `enrollment = est`: lensd enrolls its device key with the organization's CA over EST
 /// (RFC 7030) and renews it there, installing each issued chain through the same checks as

@@ -1,6 +1,7 @@
 import C2PA
 import FoundationEssentials
 import Glibc
+import LensSystem
 
 /// Records a video track (and a sound track) as a crash-safe fragmented MP4 journal (every fragment fsynced, a crash
 /// loses at most the fragment being written) and finalizes it in place into a plain MP4. Every box

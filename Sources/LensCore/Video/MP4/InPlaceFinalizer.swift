@@ -1,4 +1,5 @@
 import C2PA
+import LensSystem
 
 /// Turns the journal into a plain MP4 without moving a sample byte; shared by
 /// `FragmentedMP4Writer.finish()` and `MP4Recovery`.

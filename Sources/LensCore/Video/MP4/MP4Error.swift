@@ -1,4 +1,5 @@
 import Glibc
+import LensSystem
 
 /// Why an MP4 could not be written, finalized or recovered.
 public struct MP4Error: Error, CustomStringConvertible, Sendable {

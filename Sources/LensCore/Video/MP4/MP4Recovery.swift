@@ -1,5 +1,6 @@
 import C2PA
 import Glibc
+import LensSystem
 
 /// Finishes what a crash interrupted: a recording journal, or a finalization cut short.
 public enum MP4Recovery {

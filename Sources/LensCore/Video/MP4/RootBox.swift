@@ -1,3 +1,4 @@
+import LensSystem
 /// A top-level box of a file, located by its header only.
 struct RootBox: Equatable {
     let type: String
