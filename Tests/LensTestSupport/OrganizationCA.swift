@@ -103,7 +103,9 @@ public struct OrganizationCA {
     /// the EKU for (est_server.py).
     ///
     /// `openssl ca` signs `request` (PEM) with `extensions` (a section of ca.cnf); the certificate's PEM.
-    public func issue(_ request: String, extensions: String = "c2pa", startDate: String? = nil, endDate: String? = nil) throws -> String {
+    /// `days` overrides ca.cnf's default_days (365).
+    public func issue(_ request: String, extensions: String = "c2pa", startDate: String? = nil, endDate: String? = nil,
+                      days: Int? = nil) throws -> String {
         let name = UUID().uuidString
         let csr = directory.appendingPathComponent("\(name).csr")
         let certificate = directory.appendingPathComponent("\(name).pem")
@@ -112,17 +114,19 @@ public struct OrganizationCA {
                     "-in", csr.path, "-out", certificate.path]
         if let startDate { argv += ["-startdate", startDate] }
         if let endDate { argv += ["-enddate", endDate] }
+        if let days { argv += ["-days", String(days)] }
         try Self.run(argv)
         return try String(contentsOf: certificate, encoding: .utf8)
     }
 
     /// A new P-256 key (PKCS#8 PEM) and the certificate this CA issues for it (PEM).
-    public func issueLeaf(commonName: String, extensions: String = "c2pa", country: String? = nil) throws -> (key: String, certificate: String) {
+    public func issueLeaf(commonName: String, extensions: String = "c2pa", country: String? = nil,
+                          days: Int? = nil) throws -> (key: String, certificate: String) {
         let name = UUID().uuidString
         let key = directory.appendingPathComponent("\(name).key"), csr = directory.appendingPathComponent("\(name).req")
         try Self.run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                       "-keyout", key.path, "-out", csr.path, "-subj", (country.map { "/C=\($0)" } ?? "") + "/O=Example News/CN=\(commonName)"])
-        let certificate = try issue(try String(contentsOf: csr, encoding: .utf8), extensions: extensions)
+        let certificate = try issue(try String(contentsOf: csr, encoding: .utf8), extensions: extensions, days: days)
         return (try String(contentsOf: key, encoding: .utf8), certificate)
     }
 
