@@ -124,7 +124,8 @@ final class VideoFlow: CaptureFlow {
         let name = UUID().uuidString.lowercased()
         let facts = VideoSigning.Facts(
             startTime: clock.wall(), make: state.description.driver, model: state.description.name,
-            isSynthetic: state.isSynthetic, digitalZoomRatio: state.videoDigitalZoomRatio, busInfo: state.description.busInfo)
+            isSynthetic: state.isSynthetic, digitalZoomRatio: state.videoDigitalZoomRatio, busInfo: state.description.busInfo,
+            usb: state.description.usb)
         let fix = sources.conditions.fixToRecord(accuracy: session.maximumLocationAccuracy)
         let microphone = try self.microphone.open(for: session, recording: name)
         let path: String

@@ -17,8 +17,8 @@ final class ConformanceLeafProfileTests: XCTestCase {
         ca = try OrganizationCA(in: directory.file("ca"))
     }
 
-    private func leaf(extensions: String, country: String? = "DE") throws -> Certificate {
-        try Certificate.parsePEM(try ca.issueLeaf(commonName: "cam 1", extensions: extensions, country: country).certificate)[0]
+    private func leaf(extensions: String, country: String? = "DE", days: Int? = nil) throws -> Certificate {
+        try Certificate.parsePEM(try ca.issueLeaf(commonName: "cam 1", extensions: extensions, country: country, days: days).certificate)[0]
     }
 
     func testAnAL1LeafMeetsAL1AndMissesOnlyAL2sItems() throws {
@@ -27,6 +27,19 @@ final class ConformanceLeafProfileTests: XCTestCase {
         // openssl ca's default_days 365: over AL2's 90; and the value says AL1.
         XCTAssertEqual(ConformanceLeafProfile.al2.missing(in: certificate),
                        ["assurance level 1.3.6.1.4.1.62558.3.20", "validity of at most 90 days"])
+    }
+
+    /// The extensions `lensctl enroll request --profile` tells the CA to issue, placeholders
+    /// filled, given to `openssl ca` with the profile's longest validity: the leaf meets the profile.
+    func testTheCAExtensionsOfAProfileIssueALeafThatMeetsIt() throws {
+        for profile in ConformanceLeafProfile.allCases {
+            let section = profile.caExtensions.joined(separator: "\n")
+                .replacing(ConformanceLeafProfile.ocspURLPlaceholder, with: "http://ocsp.example.org/")
+                .replacing(ConformanceLeafProfile.cplRecordPlaceholder, with: "0f8fad5b-d9cb-469f-a165-70867728950e")
+            try ca.addExtensions("issued_\(profile)", section)
+            XCTAssertEqual(profile.missing(in: try leaf(extensions: "issued_\(profile)", days: profile.maximumValidityDays)), [],
+                           "\(profile)")
+        }
     }
 
     func testThePlainC2PAProfileMissesWhatOnlyATrustListCAAdds() throws {

@@ -19,20 +19,21 @@ public struct OrganizationCA {
 
     /// The C2PA Conformance Program's AL1 claim-signing leaf profile (program 0.2): the C2PA
     /// profile with nonRepudiation, the C2PA certificate policy, an OCSP URI, the assurance level
-    /// (.10) and a CPL record ID.
-    public static let al1Extensions = """
+    /// (.10) and a CPL record ID; `ocspURL` goes in authorityInfoAccess.
+    public static func al1Extensions(ocspURL: String) -> String { """
         basicConstraints = critical, CA:FALSE
         keyUsage = critical, digitalSignature, nonRepudiation
         extendedKeyUsage = emailProtection, 1.3.6.1.5.5.7.3.36, 1.3.6.1.4.1.62558.2.1
         subjectKeyIdentifier = hash
         authorityKeyIdentifier = keyid:always
         certificatePolicies = 1.3.6.1.4.1.62558.1.1
-        authorityInfoAccess = OCSP;URI:http://127.0.0.1:9/ocsp
+        authorityInfoAccess = OCSP;URI:\(ocspURL)
         1.3.6.1.4.1.62558.3 = ASN1:OID:1.3.6.1.4.1.62558.3.10
         1.3.6.1.4.1.62558.4 = ASN1:UTF8String:0f8fad5b-d9cb-469f-a165-70867728950e
-        """
+        """ }
 
-    public init(in directory: URL, name: String = "Example News") throws {
+    /// `al1OCSPURL`: the OCSP URI of the leaves the `c2pa_al1` section issues (by default a port nothing listens on).
+    public init(in directory: URL, name: String = "Example News", al1OCSPURL: String = "http://127.0.0.1:9/ocsp") throws {
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: directory.appendingPathComponent("index.txt").path, contents: nil)
@@ -60,7 +61,7 @@ public struct OrganizationCA {
             [c2pa]
             \(Self.c2paExtensions)
             [c2pa_al1]
-            \(Self.al1Extensions)
+            \(Self.al1Extensions(ocspURL: al1OCSPURL))
             [est]
             basicConstraints = critical, CA:FALSE
             keyUsage = critical, digitalSignature
@@ -89,12 +90,22 @@ public struct OrganizationCA {
                       "-config", config.path, "-extensions", "root"])
     }
 
+    /// Adds the extension section `[name]` to ca.cnf, for `issue(_:extensions: name)`.
+    public func addExtensions(_ name: String, _ extensions: String) throws {
+        let handle = try FileHandle(forWritingTo: config)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n[\(name)]\n\(extensions)\n".utf8))
+    }
+
     /// The `est` section issues the C2PA leaf profile plus clientAuth: the certificate then
     /// authenticates its own renewal in TLS (RFC 7030 §3.3.2), which OpenSSL's TLS server checks
     /// the EKU for (est_server.py).
     ///
     /// `openssl ca` signs `request` (PEM) with `extensions` (a section of ca.cnf); the certificate's PEM.
-    public func issue(_ request: String, extensions: String = "c2pa", startDate: String? = nil, endDate: String? = nil) throws -> String {
+    /// `days` overrides ca.cnf's default_days (365).
+    public func issue(_ request: String, extensions: String = "c2pa", startDate: String? = nil, endDate: String? = nil,
+                      days: Int? = nil) throws -> String {
         let name = UUID().uuidString
         let csr = directory.appendingPathComponent("\(name).csr")
         let certificate = directory.appendingPathComponent("\(name).pem")
@@ -103,17 +114,19 @@ public struct OrganizationCA {
                     "-in", csr.path, "-out", certificate.path]
         if let startDate { argv += ["-startdate", startDate] }
         if let endDate { argv += ["-enddate", endDate] }
+        if let days { argv += ["-days", String(days)] }
         try Self.run(argv)
         return try String(contentsOf: certificate, encoding: .utf8)
     }
 
     /// A new P-256 key (PKCS#8 PEM) and the certificate this CA issues for it (PEM).
-    public func issueLeaf(commonName: String, extensions: String = "c2pa", country: String? = nil) throws -> (key: String, certificate: String) {
+    public func issueLeaf(commonName: String, extensions: String = "c2pa", country: String? = nil,
+                          days: Int? = nil) throws -> (key: String, certificate: String) {
         let name = UUID().uuidString
         let key = directory.appendingPathComponent("\(name).key"), csr = directory.appendingPathComponent("\(name).req")
         try Self.run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                       "-keyout", key.path, "-out", csr.path, "-subj", (country.map { "/C=\($0)" } ?? "") + "/O=Example News/CN=\(commonName)"])
-        let certificate = try issue(try String(contentsOf: csr, encoding: .utf8), extensions: extensions)
+        let certificate = try issue(try String(contentsOf: csr, encoding: .utf8), extensions: extensions, days: days)
         return (try String(contentsOf: key, encoding: .utf8), certificate)
     }
 

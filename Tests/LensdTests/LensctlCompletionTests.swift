@@ -26,7 +26,8 @@ final class LensctlCompletionTests: XCTestCase {
         let cases: [([String], String)] = [
             (["lensctl", ""], "status devices capture record watch set verify trust-anchor trust-list preview outbox detect-faces face-capture results fetch rm enroll --help"),
             (["lensctl", "enroll", ""], "request install status"),
-            (["lensctl", "enroll", "request", "--"], "--subject --dns --bus --json --help"),
+            (["lensctl", "enroll", "request", "--"], "--subject --dns --profile --bus --json --help"),
+            (["lensctl", "enroll", "request", "--profile", ""], "c2pa-al1 c2pa-al2"),
             (["lensctl", "face-capture", "--camera-"], "--camera-facing"),
             (["lensctl", "face-capture", "--camera-facing", ""], "front back"),
             (["lensctl", "preview", "--f"], "--fps --frames --force"),

@@ -15,7 +15,7 @@ _lensctl() {
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--tsa-trust-anchor|--trust-list|--tsa-trust-list|--trust-config|--extract|--size|--fps|--quality|--frames|--cascade|--thumbnail|--subject|--dns|--camera-facing|--min-*|--max-*|--candidate-selection-ms|--detection-rectangle) ((i++)) ;;
+            --bus|-o|--camera|--flash|--zoom|--accuracy|--timeout|--count|--duration|--trust-anchor|--tsa-trust-anchor|--trust-list|--tsa-trust-list|--trust-config|--extract|--size|--fps|--quality|--frames|--cascade|--thumbnail|--subject|--dns|--profile|--camera-facing|--min-*|--max-*|--candidate-selection-ms|--detection-rectangle) ((i++)) ;;
             -*) ;;
             *) command=${words[i]}; break ;;
         esac
@@ -27,6 +27,7 @@ _lensctl() {
         --camera) COMPREPLY=($(compgen -W "back front external" -- "$cur") $(compgen -G "/dev/video*" -- "$cur")); return ;;
         --flash) COMPREPLY=($(compgen -W "off on auto" -- "$cur")); return ;;
         --camera-facing) COMPREPLY=($(compgen -W "front back" -- "$cur")); return ;;
+        --profile) COMPREPLY=($(compgen -W "c2pa-al1 c2pa-al2" -- "$cur")); return ;;
         --min-*|--max-*|--candidate-selection-ms|--detection-rectangle) return ;;
         -o|--trust-anchor|--tsa-trust-anchor|--trust-list|--tsa-trust-list|--trust-config|--cascade|--thumbnail) _lensctl_files "$cur"; return ;;
         --extract) compopt -o dirnames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -94,7 +95,7 @@ _lensctl() {
             done
             case $step in
                 "") COMPREPLY=($(compgen -W "request install status" -- "$cur")) ;;
-                request) COMPREPLY=($(compgen -W "--subject --dns $common" -- "$cur")) ;;
+                request) COMPREPLY=($(compgen -W "--subject --dns --profile $common" -- "$cur")) ;;
                 install) if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$common" -- "$cur")); else _lensctl_files "$cur"; fi ;;
                 *) COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
             esac ;;

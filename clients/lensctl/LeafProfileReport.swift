@@ -1,8 +1,9 @@
 import C2PA
 import LensCrypto
 
-/// What `enroll install` says of the installed leaf against the C2PA Conformance Program's
-/// claim-signing leaf profiles (AL1, AL2), item by item; the `profile` object of its `--json`.
+/// What `enroll install` and `enroll status` say of the installed leaf against the C2PA
+/// Conformance Program's claim-signing leaf profiles (AL1, AL2), item by item; the `profile`
+/// object of their `--json`.
 struct LeafProfileReport: Encodable {
     struct Finding: Encodable {
         var met: Bool

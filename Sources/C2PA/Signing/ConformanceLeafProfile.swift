@@ -14,7 +14,7 @@ public enum ConformanceLeafProfile: String, CaseIterable, Sendable {
     static let cplRecordExtension = "1.3.6.1.4.1.62558.4"
     static let keyUsageExtension = "2.5.29.15", basicConstraintsExtension = "2.5.29.19"
 
-    var maximumValidityDays: Int { self == .al1 ? 366 : 90 }
+    public var maximumValidityDays: Int { self == .al1 ? 366 : 90 }
     var assuranceLevel: String { self == .al1 ? "1.3.6.1.4.1.62558.3.10" : "1.3.6.1.4.1.62558.3.20" }
 
     /// The profile items `leaf` does not meet, each named in a few words; empty: it meets them all.

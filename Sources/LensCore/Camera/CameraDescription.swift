@@ -11,9 +11,11 @@ public struct CameraDescription: Sendable, Equatable {
     public var isVirtual: Bool
     /// Pixel formats as fourcc strings, e.g. ["MJPG", "YUYV"].
     public var formats: [String]
+    /// A USB camera's ids and serial from sysfs; nil for any other device.
+    public var usb: USBDeviceIdentity?
 
     public init(path: String, name: String, driver: String, busInfo: String,
-                position: CameraPosition, isVirtual: Bool, formats: [String]) {
+                position: CameraPosition, isVirtual: Bool, formats: [String], usb: USBDeviceIdentity? = nil) {
         self.path = path
         self.name = name
         self.driver = driver
@@ -21,5 +23,6 @@ public struct CameraDescription: Sendable, Equatable {
         self.position = position
         self.isVirtual = isVirtual
         self.formats = formats
+        self.usb = usb
     }
 }

@@ -26,9 +26,12 @@ public struct CapturedPhoto: Sendable {
     public var frameNumber: UInt64
     /// The device's V4L2 bus_info ("synthetic" for the synthetic camera); nil: not recorded.
     public var busInfo: String?
+    /// A USB camera's ids and serial; nil for any other device.
+    public var usb: USBDeviceIdentity?
 
     public init(jpeg: [UInt8], thumbnail: [UInt8], width: Int, height: Int, captureTime: Date, make: String,
-                model: String, isSynthetic: Bool, digitalZoomRatio: Double?, frameNumber: UInt64, busInfo: String? = nil) {
+                model: String, isSynthetic: Bool, digitalZoomRatio: Double?, frameNumber: UInt64, busInfo: String? = nil,
+                usb: USBDeviceIdentity? = nil) {
         self.jpeg = jpeg
         self.thumbnail = thumbnail
         self.width = width
@@ -40,5 +43,6 @@ public struct CapturedPhoto: Sendable {
         self.digitalZoomRatio = digitalZoomRatio
         self.frameNumber = frameNumber
         self.busInfo = busInfo
+        self.usb = usb
     }
 }

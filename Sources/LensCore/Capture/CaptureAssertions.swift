@@ -15,6 +15,8 @@ struct CaptureAssertions {
     var generator: ClaimGeneratorInfo
     /// With it, the device's identity (make = driver, model = card) is recorded beside the metadata.
     var busInfo: String?
+    /// A USB camera's ids and serial, recorded with the identity.
+    var usb: USBDeviceIdentity?
 
     /// What `c2pa.metadata` asserts — and, from this same value, the photo's Exif and XMP and
     /// the video's QuickTime metadata, so that none can say otherwise than the manifest.
@@ -31,7 +33,9 @@ struct CaptureAssertions {
             MetadataAssertion(metadata),
         ]
         if let busInfo {
-            assertions.append(CameraIdentityAssertion(driver: make, card: model, busInfo: busInfo, isPhysicalSensor: !isSynthetic))
+            var identity = CameraIdentityAssertion(driver: make, card: model, busInfo: busInfo, isPhysicalSensor: !isSynthetic)
+            identity.usb = usb.map { ($0.vendorID, $0.productID, $0.serial) }
+            assertions.append(identity)
         }
         if let thumbnail { assertions.append(ThumbnailAssertion(jpeg: thumbnail)) }
         return assertions

@@ -20,6 +20,7 @@ extension FrameCopy {
         }
         return CapturedPhoto(jpeg: jpeg, thumbnail: thumbnail, width: width, height: height, captureTime: offeredDate,
                              make: state.description.driver, model: state.description.name, isSynthetic: state.isSynthetic,
-                             digitalZoomRatio: state.videoDigitalZoomRatio, frameNumber: sequence, busInfo: state.description.busInfo)
+                             digitalZoomRatio: state.videoDigitalZoomRatio, frameNumber: sequence, busInfo: state.description.busInfo,
+                             usb: state.description.usb)
     }
 }

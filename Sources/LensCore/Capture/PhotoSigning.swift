@@ -29,7 +29,8 @@ public struct PhotoSigning: Sendable {
     public func sign(_ photo: CapturedPhoto, location: LocationFix?) throws -> Signed {
         let assertions = CaptureAssertions(
             captureTime: photo.captureTime, timeZone: timeZone ?? LocalTime.zone(at: photo.captureTime), make: photo.make, model: photo.model,
-            isSynthetic: photo.isSynthetic, digitalZoomRatio: photo.digitalZoomRatio, location: location, generator: generator, busInfo: photo.busInfo)
+            isSynthetic: photo.isSynthetic, digitalZoomRatio: photo.digitalZoomRatio, location: location, generator: generator, busInfo: photo.busInfo,
+            usb: photo.usb)
         let stamper = timeStamping?.stamper(for: signer)
         let writer = ManifestWriter(generator: generator, assertions: assertions.make(thumbnail: includeThumbnail ? photo.thumbnail : nil),
                                     signer: signer, timeStamper: stamper)

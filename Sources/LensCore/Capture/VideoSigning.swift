@@ -17,15 +17,18 @@ public struct VideoSigning: Sendable {
         public var digitalZoomRatio: Double?
         /// The device's bus_info; nil in journals written before it was recorded.
         public var busInfo: String?
+        /// A USB camera's ids and serial; nil for any other device (and in older journals).
+        public var usb: USBDeviceIdentity?
 
         public init(startTime: Date, make: String, model: String, isSynthetic: Bool, digitalZoomRatio: Double?,
-                    busInfo: String? = nil) {
+                    busInfo: String? = nil, usb: USBDeviceIdentity? = nil) {
             self.startTime = startTime
             self.make = make
             self.model = model
             self.isSynthetic = isSynthetic
             self.digitalZoomRatio = digitalZoomRatio
             self.busInfo = busInfo
+            self.usb = usb
         }
     }
 
@@ -77,6 +80,7 @@ public extension VideoSigning.Facts {
     internal func assertions(location: LocationFix?, generator: ClaimGeneratorInfo, timeZone: TimeZone?) -> CaptureAssertions {
         CaptureAssertions(
             captureTime: startTime, timeZone: timeZone ?? LocalTime.zone(at: startTime), make: make, model: model,
-            isSynthetic: isSynthetic, digitalZoomRatio: digitalZoomRatio, location: location, generator: generator, busInfo: busInfo)
+            isSynthetic: isSynthetic, digitalZoomRatio: digitalZoomRatio, location: location, generator: generator, busInfo: busInfo,
+            usb: usb)
     }
 }

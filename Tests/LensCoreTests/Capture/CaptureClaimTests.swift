@@ -8,7 +8,8 @@ import XCTest
 /// V4L2 driver such as vivid or v4l2loopback, or one on no sensor bus) is signed as
 /// algorithmicMedia, never digitalCapture, so the Conformance Program's signals rubric never reads
 /// it as capturedMedia; a physical camera's photo does read so. Either way the manifest records the
-/// identity lensd read from the driver. (The devices are descriptions: the VM tests run vivid.)
+/// identity lensd read from the driver, and a USB camera's ids and serial. (The devices are
+/// descriptions: the VM tests run vivid; USBDeviceIdentityTests reads the ids from sysfs.)
 final class CaptureClaimTests: XCTestCase {
     private var directory: TemporaryDirectory!
     private var pki: TestPKI!
@@ -22,7 +23,8 @@ final class CaptureClaimTests: XCTestCase {
     private static let vivid = CameraDescription(path: "/dev/video0", name: "vivid", driver: "vivid", busInfo: "platform:vivid-000",
                                                  position: .unspecified, isVirtual: true, formats: ["YUYV"])
     private static let webcam = CameraDescription(path: "/dev/video2", name: "HD Webcam", driver: "uvcvideo",
-                                                  busInfo: "usb-0000:00:14.0-1", position: .unspecified, isVirtual: false, formats: ["MJPG"])
+                                                  busInfo: "usb-0000:00:14.0-1", position: .unspecified, isVirtual: false, formats: ["MJPG"],
+                                                  usb: USBDeviceIdentity(vendorID: "046d", productID: "0825", serial: "9A1B2C3D"))
 
     func testOnlyARealDriverOnASensorBusCountsAsAPhysicalSensor() {
         XCTAssertTrue(V4L2Discovery.isVirtual(driver: "vivid", busInfo: "platform:vivid-000"))
@@ -42,6 +44,7 @@ final class CaptureClaimTests: XCTestCase {
         XCTAssertEqual(identity["lensd:driver"]?.string, "vivid")
         XCTAssertEqual(identity["lensd:busInfo"]?.string, "platform:vivid-000")
         XCTAssertEqual(identity["lensd:physicalSensor"], .bool(false))
+        XCTAssertEqual(identity["lensd:usbVendorId"], nil, "vivid is on no USB bus")
     }
 
     func testAPhysicalCamerasPhotoReadsAsCapturedMedia() throws {
@@ -51,6 +54,9 @@ final class CaptureClaimTests: XCTestCase {
         XCTAssertEqual(identity["lensd:card"]?.string, "HD Webcam")
         XCTAssertEqual(identity["lensd:busInfo"]?.string, "usb-0000:00:14.0-1")
         XCTAssertEqual(identity["lensd:physicalSensor"], .bool(true))
+        XCTAssertEqual(identity["lensd:usbVendorId"]?.string, "046d")
+        XCTAssertEqual(identity["lensd:usbProductId"]?.string, "0825")
+        XCTAssertEqual(identity["lensd:usbSerial"]?.string, "9A1B2C3D")
         XCTAssertEqual(verdict.metadata["c2pa.metadata"]?["tiff:Make"]?.string, "uvcvideo")
     }
 
@@ -74,7 +80,7 @@ final class CaptureClaimTests: XCTestCase {
         let jpeg = Array(try Data(contentsOf: try TestJPEG.make(at: directory.file("frame.jpg"), seed: 3)))
         let photo = CapturedPhoto(jpeg: jpeg, thumbnail: [], width: 640, height: 480, captureTime: Date(), make: device.driver,
                                   model: device.name, isSynthetic: state.isSynthetic, digitalZoomRatio: nil, frameNumber: 1,
-                                  busInfo: device.busInfo)
+                                  busInfo: device.busInfo, usb: device.usb)
         let signer = try KeySigner(keyPEM: try String(contentsOf: pki.key, encoding: .utf8),
                                    chainPEM: try String(contentsOf: pki.chain, encoding: .utf8))
         let file = directory.file("\(device.driver).jpg")

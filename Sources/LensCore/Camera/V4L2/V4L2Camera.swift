@@ -145,7 +145,7 @@ public final class V4L2Camera: Camera {
             return CapturedPhoto(jpeg: photo.jpeg, thumbnail: photo.thumbnail, width: photo.width, height: photo.height,
                                  captureTime: captureTime, make: description.driver, model: description.name,
                                  isSynthetic: description.isVirtual, digitalZoomRatio: digitalZoomRatio, frameNumber: UInt64(frame.sequence),
-                                 busInfo: description.busInfo)
+                                 busInfo: description.busInfo, usb: description.usb)
         } catch let error as V4L2Errno {
             // The device is gone or broken: let go of it, so it can be unloaded or replugged.
             close()

@@ -37,7 +37,7 @@ public enum V4L2Discovery {
                 let description = CameraDescription(
                     path: path, name: capability.card, driver: capability.driver, busInfo: capability.busInfo,
                     position: .unspecified, isVirtual: isVirtual(driver: capability.driver, busInfo: capability.busInfo),
-                    formats: device.nativeFormats().map(V4L2Device.fourccString))
+                    formats: device.nativeFormats().map(V4L2Device.fourccString), usb: USBDeviceIdentity.of(node: path, sysfs: sysfs))
                 found.append((description, V4L2Controls.orientation(of: device)))
             } catch {
                 skipped(path, "\(error)")
