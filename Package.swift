@@ -45,7 +45,22 @@ let package = Package(
         // JPEG decoding, encoding and scaling over libturbojpeg: its own module so that lensctl gets
         // it without LensCore's libraries (curl, gps, v4l2, openh264), which cost its start-up ~6 ms.
         .target(name: "LensImaging", dependencies: ["CTurboJPEG"]),
-        .target(name: "LensCore", dependencies: ["C2PA", "LensCrypto", "LensSystem", "LensImaging", "CTurboJPEG", "CGPS", "CLinux", "CV4L2", "CH264", "CCurl", "CPKCS11", "CALSA", "COpus"]),
+        // The daemon's parts, bottom up. Where results live (the state directory, journals, staged
+        // files, the secrets lensd reads):
+        .target(name: "LensStorage", dependencies: ["C2PA", "LensCrypto", "LensSystem", "CLinux"]),
+        // Cameras (V4L2, the synthetic one) and the preview streamed from them:
+        .target(name: "LensCamera", dependencies: ["LensImaging", "LensSystem", "CV4L2", "CLinux", "CTurboJPEG"]),
+        // Recordings: H.264 and Opus encoding, sound capture, the fragmented MP4 and its recovery:
+        .target(name: "LensMedia", dependencies: ["LensCamera", "LensStorage", "C2PA", "LensImaging", "LensSystem",
+                                                  "CH264", "CTurboJPEG", "CALSA", "COpus"]),
+        // What lensd asks of the network: HTTP (libcurl), time-stamps, OCSP, the outbox's uploads:
+        .target(name: "LensNetwork", dependencies: ["LensStorage", "C2PA", "LensCrypto", "LensSystem", "CCurl"]),
+        // The device identity: keys (file, PKCS#11, TPM), self-, organization and EST enrollment:
+        .target(name: "LensIdentity", dependencies: ["LensNetwork", "LensStorage", "C2PA", "LensCrypto", "LensSystem", "CPKCS11"]),
+        // Capture itself: signing a photo or a recording with what the parts above give, the gate,
+        // location from gpsd.
+        .target(name: "LensCore", dependencies: ["LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage",
+                                                 "C2PA", "LensCrypto", "LensSystem", "LensImaging", "CTurboJPEG", "CGPS", "CLinux"]),
         .target(name: "LensClient", dependencies: ["LensBus", "LensContract", "LensFace", "LensSystem"]),
         // Face detection and auto-capture: pure Swift, no C library (JPEG decoding stays with the caller).
         // Optimized in debug builds too: its pixel loops unoptimized score about one frame a second,
@@ -57,9 +72,9 @@ let package = Package(
         .executableTarget(name: "lensctl", dependencies: ["C2PA", "LensCrypto", "LensBus", "LensClient", "LensImaging", "LensFace",
                                                          "LensSystem"],
                           path: "clients/lensctl"),
-        .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensFace", "LensSystem"]),
+        .executableTarget(name: "lens-bench", dependencies: ["C2PA", "LensCrypto", "LensCore", "LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensFace", "LensSystem"]),
         // The daemon's core is a library so that its state machine and flows are tested without a bus.
-        .target(name: "LensDaemon", dependencies: ["LensCore", "LensBus", "LensContract", "LensSystem", "C2PA", "LensCrypto", "LensFace"]),
+        .target(name: "LensDaemon", dependencies: ["LensCore", "LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensBus", "LensContract", "LensSystem", "C2PA", "LensCrypto", "LensFace"]),
         // Relative relocations packed (DT_RELR, glibc ≥ 2.36): the table the loader reads once
         // shrinks from 1.8 MB to a few KB, and so does what of it stays resident.
         .executableTarget(name: "lensd", dependencies: ["LensDaemon"],
@@ -76,9 +91,9 @@ let package = Package(
         .executableTarget(name: "lensd-test-peer", dependencies: ["LensBus", "LensSystem"], path: "Tests/LensdPeer"),
         .testTarget(name: "C2PATests", dependencies: ["C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
-        .testTarget(name: "LensCoreTests", dependencies: ["LensCore", "C2PA", "LensCrypto", "LensTestSupport", "LensSystem"]),
-        .testTarget(name: "LensFaceTests", dependencies: ["LensFace", "LensCore", "LensTestSupport", "LensSystem"]),
-        .testTarget(name: "LensDaemonTests", dependencies: ["LensDaemon", "LensBus", "LensClient", "LensContract", "LensCore", "LensCrypto",
+        .testTarget(name: "LensCoreTests", dependencies: ["LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensCore", "C2PA", "LensCrypto", "LensTestSupport", "LensSystem"]),
+        .testTarget(name: "LensFaceTests", dependencies: ["LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensFace", "LensCore", "LensTestSupport", "LensSystem"]),
+        .testTarget(name: "LensDaemonTests", dependencies: ["LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensDaemon", "LensBus", "LensClient", "LensContract", "LensCore", "LensCrypto",
                                                           "LensTestSupport", "LensSystem"]),
         .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "LensContract", "LensSystem", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]

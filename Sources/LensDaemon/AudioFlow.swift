@@ -1,5 +1,7 @@
 import LensBus
 import LensCore
+import LensMedia
+import LensSystem
 
 /// Sound for recordings (the `audio` keys): whether a recording gets a microphone, and the
 /// `microphone` condition while sound is required and the device cannot capture.

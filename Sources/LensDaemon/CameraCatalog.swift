@@ -1,3 +1,4 @@
+import LensCamera
 import LensCore
 
 /// Which cameras lensd uses: at start, and again whenever hot-plug polling looks at /sys.

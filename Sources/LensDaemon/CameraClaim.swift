@@ -1,6 +1,7 @@
 import LensBus
 import LensContract
 import LensCore
+import LensSystem
 
 /// A session's place in the queue for the camera.
 private struct CameraWaiter {

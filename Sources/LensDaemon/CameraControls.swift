@@ -1,7 +1,9 @@
 import FoundationEssentials
 import LensBus
+import LensCamera
 import LensContract
 import LensCore
+import LensSystem
 
 /// The claim holder's camera controls: flash, zoom, focus, camera switch. Each runs on the camera
 /// thread and is answered when done; a failure also goes out as Failed (the session's table says

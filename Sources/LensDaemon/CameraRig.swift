@@ -1,4 +1,6 @@
+import LensCamera
 import LensCore
+import LensSystem
 
 /// The cameras and the thread they live on. Camera objects are not thread-safe, so every call to
 /// them runs on `worker`; the bus thread keeps only snapshots of their state.

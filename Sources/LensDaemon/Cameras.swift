@@ -1,4 +1,5 @@
 import LensBus
+import LensCamera
 import LensCore
 
 /// The cameras as the loop sees them: the rig (whose thread runs every call to a camera), the

@@ -1,6 +1,9 @@
 import LensBus
 import LensContract
 import LensCore
+import LensNetwork
+import LensStorage
+import LensSystem
 
 /// The capture conditions, computed from their sources — the signing identity, the cameras,
 /// location, storage, the TSA and the microphone — and the periodic look at the slow ones

@@ -1,3 +1,4 @@
+import LensCamera
 import LensCore
 
 /// What belongs to one attachment of the camera claim (CaptureMachine.Attachment) while the

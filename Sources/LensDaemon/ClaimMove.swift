@@ -1,3 +1,4 @@
+import LensCamera
 import LensCore
 
 /// Moving the claim to another camera (ChangeCamera, SelectCamera, a face auto-capture's

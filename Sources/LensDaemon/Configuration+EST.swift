@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LensCore
+import LensIdentity
 
 /// The EST keys (`enrollment = est`): `est-url`, `est-ca`, `est-credential-file`.
 extension Configuration {

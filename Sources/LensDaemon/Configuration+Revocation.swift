@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LensCore
 import LensCrypto
+import LensNetwork
 
 /// Whether lensd asks its CA's OCSP responder about its own certificate (`ocsp`).
 enum RevocationPolicy: String {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LensCore
 import LensCrypto
+import LensNetwork
 
 /// The time-stamping keys: `tsa-url`, `tsa-trust-anchor`, `tsa-timeout`, `timestamp`.
 extension Configuration {

@@ -1,6 +1,10 @@
 import C2PA
 import FoundationEssentials
 import Glibc
+import LensCamera
+import LensIdentity
+import LensMedia
+import LensNetwork
 import LensSystem
 import LensBus
 import LensCore

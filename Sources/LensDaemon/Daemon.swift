@@ -4,6 +4,9 @@ import LensBus
 import LensContract
 import LensCore
 import LensFace
+import LensIdentity
+import LensStorage
+import LensSystem
 
 /// Start-up and shut-down: configuration → bus → identity → storage → cameras → objects → loop.
 public enum Daemon {

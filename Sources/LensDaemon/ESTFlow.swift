@@ -1,6 +1,9 @@
 import FoundationEssentials
 import LensBus
 import LensCore
+import LensIdentity
+import LensNetwork
+import LensSystem
 
 /// `enrollment = est` in the daemon: enrolls when there is no usable certificate, renews once
 /// the certificate is within renew-before of its expiry, and after a failure tries again with a

@@ -2,6 +2,7 @@ import FoundationEssentials
 import LensBus
 import LensCore
 import LensCrypto
+import LensIdentity
 
 /// Manager.CreateCertificateRequest and Manager.InstallCertificate: enrolling the device with an
 /// organization's CA (`enrollment = org`). Root only (Manager's table): a request is the device speaking for

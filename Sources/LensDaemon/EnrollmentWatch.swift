@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LensCore
+import LensIdentity
 
 /// The identity's enrollment as capture sees it — the certificate's state at the clock's now,
 /// revoked once OCSP said so — and its changes, each announced once.

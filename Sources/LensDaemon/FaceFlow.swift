@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LensBus
+import LensCamera
 import LensContract
 import LensCore
 import LensFace

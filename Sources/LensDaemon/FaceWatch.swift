@@ -1,5 +1,7 @@
+import LensCamera
 import LensCore
 import LensFace
+import LensSystem
 import Synchronization
 
 /// The face detector on the frame pipeline: a sink that copies a frame only while its own thread

@@ -1,4 +1,5 @@
 import LensCore
+import LensSystem
 
 /// Where a flow's slow work runs, off the loop thread: signing, reading results back. A
 /// SerialWorker (a thread of its own) in lensd; in-process tests may run jobs as they choose.

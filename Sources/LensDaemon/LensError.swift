@@ -1,8 +1,12 @@
 import C2PA
 import Glibc
 import LensBus
+import LensCamera
 import LensContract
 import LensCore
+import LensMedia
+import LensNetwork
+import LensStorage
 
 /// lensd's errors: a name of the contract (Lens1.ErrorName, org.lensd.Lens1.Error.*) and a
 /// sentence that says what happened and, where it helps, what to do.

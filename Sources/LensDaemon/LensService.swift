@@ -1,6 +1,10 @@
 import FoundationEssentials
 import LensBus
+import LensCamera
 import LensCore
+import LensIdentity
+import LensStorage
+import LensSystem
 
 /// The wiring root: makes every part of the daemon with the narrow inputs it needs, joins the
 /// flows to the machine in the order effects must reach them, and starts and stops them. Nothing

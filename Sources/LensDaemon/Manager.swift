@@ -1,6 +1,7 @@
 import LensBus
 import LensContract
 import LensCore
+import LensNetwork
 
 /// org.lensd.Lens1.Manager at /org/lensd/Lens1: opens sessions, lists devices, hands out the
 /// trust anchor and chain, lists and deletes the caller's results, enrolls the device. Results

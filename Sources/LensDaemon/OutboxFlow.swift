@@ -2,6 +2,8 @@ import FoundationEssentials
 import LensBus
 import LensContract
 import LensCore
+import LensNetwork
+import LensStorage
 
 /// The outbox as lensd runs it: results are queued by the flows that store them, the outbox's
 /// own thread sends them, and what becomes of each reaches its owner's sessions

@@ -1,8 +1,11 @@
 import C2PA
 import FoundationEssentials
 import LensBus
+import LensCamera
 import LensContract
 import LensCore
+import LensNetwork
+import LensStorage
 
 /// A captured photo on its way out: InitialCaptureFinished, signed on the signing thread (the TSA
 /// asked there too), stored, queued for upload and a later time-stamp, PhotoSigned — or Failed.

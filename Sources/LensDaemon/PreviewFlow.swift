@@ -1,5 +1,6 @@
 import Glibc
 import LensBus
+import LensCamera
 import LensCore
 import LensSystem
 

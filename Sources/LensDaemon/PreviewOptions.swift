@@ -1,4 +1,5 @@
 import LensBus
+import LensCamera
 import LensContract
 import LensCore
 

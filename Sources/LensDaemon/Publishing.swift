@@ -2,6 +2,8 @@ import C2PA
 import FoundationEssentials
 import LensBus
 import LensCore
+import LensNetwork
+import LensStorage
 
 /// What signing a capture takes from the loop, gathered when the capture is handed to the
 /// signing thread, and what happens there once it is stored: queued for a later time-stamp when

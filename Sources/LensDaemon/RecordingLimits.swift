@@ -1,4 +1,5 @@
 import LensCore
+import LensStorage
 
 /// What ends a recording from within: its length, its size, the owner's whole allowance (one
 /// result may not outgrow it) and the room left in the owner's share of the free space. Sizes

@@ -4,6 +4,8 @@ import LensBus
 import LensContract
 import LensCore
 import LensCrypto
+import LensNetwork
+import LensStorage
 import Synchronization
 
 /// `timestamp = when-online`: captures no TSA stamped are queued (RestampQueue) and time-stamped

@@ -2,6 +2,9 @@ import FoundationEssentials
 import LensBus
 import LensCore
 import LensCrypto
+import LensIdentity
+import LensNetwork
+import LensSystem
 
 /// Asks the CA's OCSP responder about the device certificate: at start, then every
 /// `ocsp-interval`, and sooner (0.5 s doubling, at most the interval) while none answers. A

@@ -2,8 +2,10 @@ import C2PA
 import FoundationEssentials
 import Glibc
 import LensBus
+import LensCamera
 import LensContract
 import LensCore
+import LensSystem
 
 /// What every session is made with: the bus it is exported on and speaks through, the clock of
 /// its idle time, the sources of its capture gate, and the flows its table routes calls to.

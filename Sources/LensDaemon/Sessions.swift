@@ -1,6 +1,7 @@
 import LensBus
 import LensContract
 import LensCore
+import LensSystem
 
 /// The open sessions: opened within the per-user cap, closed with their owner (or when left
 /// idle, or when their user leaves the group), and how news reaches their owners — to every

@@ -3,6 +3,8 @@ import FoundationEssentials
 import LensBus
 import LensCore
 import LensCrypto
+import LensIdentity
+import LensSystem
 
 /// The device identity and what may sign with it: the certificate's enrollment at the clock's
 /// now, its revocation (OCSP), the renewal reminder, and the signer captures use.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import LensBus
 import LensCore
+import LensStorage
 import LensSystem
 
 /// Calls answered from the result store: the work runs on the storage thread (it reads and

@@ -1,5 +1,6 @@
 import C2PA
 import LensCore
+import LensStorage
 
 extension StoredResult {
     /// Its container, told by its media type (C2PA's AssetFormat), never by sniffing here.

@@ -2,6 +2,8 @@ import FoundationEssentials
 import LensBus
 import LensCore
 import LensCrypto
+import LensNetwork
+import LensSystem
 
 /// Under `timestamp = required`, whether some TSA answers — asked in the background, never per
 /// frame: at start, then while none answers after a growing delay (0.5 s doubling to 8 s), and

@@ -1,6 +1,9 @@
 import C2PA
 import FoundationEssentials
 import Glibc
+import LensCamera
+import LensMedia
+import LensStorage
 import LensSystem
 import LensBus
 import LensContract

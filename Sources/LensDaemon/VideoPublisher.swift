@@ -3,6 +3,10 @@ import FoundationEssentials
 import LensBus
 import LensContract
 import LensCore
+import LensMedia
+import LensNetwork
+import LensStorage
+import LensSystem
 
 /// A finished recording on its way out, with its ticket: signed in place on the signing thread
 /// (or kept unsigned, saying why: it is never deleted), published and announced — to the session

@@ -1,5 +1,7 @@
 import LensBus
 import LensCore
+import LensMedia
+import LensStorage
 
 /// Recordings a crash interrupted are finalized up to their last complete fragment, signed with
 /// the facts of their start when the key is usable (else kept unsigned), and published under the

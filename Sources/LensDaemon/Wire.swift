@@ -1,6 +1,9 @@
 import FoundationEssentials
 import LensBus
+import LensCamera
 import LensCore
+import LensNetwork
+import LensStorage
 
 /// LensCore values as the bus carries them: string wire values, a{sv} dictionaries.
 enum Wire {

@@ -1,5 +1,6 @@
 import Foundation
 import LensCore
+import LensMedia
 
 /// Part of `video`: what coding a recording's sound costs — libopus at lensd's settings on a
 /// tone with noise (speech-like content is no cheaper for Opus), as thread CPU time per second of

@@ -1,6 +1,7 @@
 import Foundation
 import LensCore
 import LensCrypto
+import LensIdentity
 
 /// The `--key` of the signing benchmarks: a PEM file, `pkcs11:token=…;object=…` (with
 /// `--pkcs11-module` and `--pkcs11-pin-file`), or `tpm2:BLOB` (a TSS2 key blob, the TPM reached

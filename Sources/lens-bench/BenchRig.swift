@@ -1,5 +1,8 @@
 import Foundation
+import LensCamera
 import LensCore
+import LensMedia
+import LensSystem
 import Synchronization
 
 /// A camera on its own thread, as lensd's CameraRig: while pumping, one frame per job goes to

@@ -1,6 +1,9 @@
 import C2PA
 import Foundation
+import LensCamera
 import LensCore
+import LensIdentity
+import LensStorage
 import LensSystem
 
 /// `capture`: the daemon's photo pipeline in-process on the synthetic camera — frame taken →

@@ -1,5 +1,8 @@
 import Foundation
+import LensCamera
 import LensCore
+import LensImaging
+import LensMedia
 import Synchronization
 
 /// `encode`: the video path's CPU cost on one thread — synthetic camera frames (rendered

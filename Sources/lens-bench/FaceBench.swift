@@ -1,6 +1,7 @@
 import Foundation
 import LensCore
 import LensFace
+import LensImaging
 
 /// `face`: LensFace's detector vs OpenCV's CascadeClassifier (single thread, same cascade, same
 /// parameters) on the scenario frames of Tests/oracle/face_scenes.py, with minSize half of

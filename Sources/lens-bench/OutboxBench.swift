@@ -1,5 +1,7 @@
 import Foundation
 import LensCore
+import LensNetwork
+import LensStorage
 
 /// `outbox`: one file (50 MB of random bytes by default, or FILE) delivered over loopback to a
 /// local nginx (WebDAV PUT, Tests/oracle/nginx_dav.conf) by the outbox lensd runs — LensCore's

@@ -1,6 +1,10 @@
 import C2PA
 import Foundation
+import LensCamera
 import LensCore
+import LensIdentity
+import LensImaging
+import LensStorage
 import LensSystem
 import Synchronization
 

@@ -2,6 +2,7 @@ import C2PA
 import Foundation
 import LensCore
 import LensCrypto
+import LensNetwork
 
 /// `sign-jpeg` / `sign-mp4`: lensd's file-to-file signing vs. a plain SHA-256 of the same file
 /// (the floor) vs. c2pa-python's Builder (thumbnail off, timed inside its own process), on a tmpfs copy.

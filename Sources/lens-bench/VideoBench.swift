@@ -1,6 +1,9 @@
 import C2PA
 import Foundation
+import LensCamera
 import LensCore
+import LensIdentity
+import LensMedia
 
 /// `video`: the recording pipeline in-process on the synthetic camera, state on tmpfs.
 /// - stop → VideoSigned: finalize in place + sign into the reserve, for a short and a long

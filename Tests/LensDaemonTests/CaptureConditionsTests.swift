@@ -1,6 +1,7 @@
 import Foundation
 @testable import LensCore
 @testable import LensDaemon
+@testable import LensIdentity
 import XCTest
 
 /// The capture gate's rules, and the enrollment they start from, at an injected clock: a

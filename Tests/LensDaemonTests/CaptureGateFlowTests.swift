@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensCamera
 import LensContract
 import LensCore
 import LensCrypto

@@ -1,5 +1,6 @@
 import Foundation
 import LensBus
+import LensCamera
 import LensCore
 @testable import LensDaemon
 import LensTestSupport

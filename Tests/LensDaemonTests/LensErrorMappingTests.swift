@@ -1,7 +1,10 @@
 import Glibc
+@testable import LensCamera
 import LensContract
 @testable import LensCore
 @testable import LensDaemon
+@testable import LensMedia
+@testable import LensStorage
 import LensSystem
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import LensCore
+import LensSystem
 import Synchronization
 
 /// A clock tests move by hand: wall and monotonic time advance together, and only when told.

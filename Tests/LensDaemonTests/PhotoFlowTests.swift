@@ -2,6 +2,7 @@ import Foundation
 import LensBus
 import LensCore
 @testable import LensDaemon
+import LensImaging
 import LensTestSupport
 import XCTest
 

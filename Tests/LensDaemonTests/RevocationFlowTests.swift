@@ -1,6 +1,7 @@
 import Foundation
 import LensBus
 import LensContract
+import LensIdentity
 import LensTestSupport
 import XCTest
 

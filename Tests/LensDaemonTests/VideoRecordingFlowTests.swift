@@ -2,6 +2,7 @@ import Foundation
 import LensBus
 import LensContract
 import LensCrypto
+import LensIdentity
 import LensTestSupport
 import XCTest
 

@@ -1,6 +1,7 @@
 import Foundation
 import LensCore
 import LensFace
+import LensImaging
 import LensTestSupport
 
 /// The scenario frames of Tests/oracle/face_scenes.py, made once per test run at 640×480 (a

@@ -1,5 +1,6 @@
 import C2PA
 import FoundationEssentials
+import LensCamera
 
 /// The created assertions every lensd capture carries (the C2PA profile docs/conformance.md and docs/files.md describe), photo or video,
 /// filled only from what the device and the location source reported — nothing a client sent.

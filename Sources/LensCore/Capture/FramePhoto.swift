@@ -1,4 +1,6 @@
 import FoundationEssentials
+import LensCamera
+import LensImaging
 
 extension FrameCopy {
     /// This frame as the photo to sign: a camera's MJPEG frame as it came (never re-encoded), a

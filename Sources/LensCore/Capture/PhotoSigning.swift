@@ -1,5 +1,7 @@
 import C2PA
 import FoundationEssentials
+import LensCamera
+import LensNetwork
 
 /// Turns a captured photo into signed JPEG bytes (CaptureAssertions + the JPEG's data hash).
 public struct PhotoSigning: Sendable {

@@ -1,3 +1,4 @@
+import LensImaging
 /// A cheap measure of how much a scene changed: mean luma over a coarse grid of a preview frame.
 public enum SceneChange {
     public static let gridSize = 8

@@ -1,6 +1,10 @@
 import C2PA
 import FoundationEssentials
 import Glibc
+import LensCamera
+import LensMedia
+import LensNetwork
+import LensStorage
 import LensSystem
 
 /// Signs a finalized recording where it lies: the manifest goes into the reserve the recorder left

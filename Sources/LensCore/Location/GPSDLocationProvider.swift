@@ -1,6 +1,7 @@
 import CGPS
 import FoundationEssentials
 import Glibc
+import LensNetwork
 import LensSystem
 
 /// Watches gpsd through libgps on the daemon's event loop.

@@ -1,5 +1,6 @@
 import Foundation
 import LensCore
+import LensMedia
 
 /// Sound for the audio tests: a sine tone, and Opus packets of it from the real encoder.
 enum AudioTestMedia {

@@ -1,4 +1,5 @@
 @testable import LensCore
+@testable import LensMedia
 import XCTest
 
 /// Sound is placed by its capture time: gaps become silence, overlaps and sound before the first

@@ -1,4 +1,5 @@
 import LensCore
+import LensMedia
 import XCTest
 
 /// Opening capture devices that cannot be used: the error says which kind of failure it is.

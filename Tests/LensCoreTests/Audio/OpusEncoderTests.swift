@@ -1,4 +1,5 @@
 import LensCore
+import LensMedia
 import XCTest
 
 final class OpusEncoderTests: XCTestCase {

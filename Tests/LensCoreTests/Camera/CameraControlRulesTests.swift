@@ -1,3 +1,4 @@
+import LensCamera
 import LensCore
 import XCTest
 

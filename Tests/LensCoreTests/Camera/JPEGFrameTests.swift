@@ -1,3 +1,4 @@
+@testable import LensCamera
 @testable import LensCore
 import XCTest
 

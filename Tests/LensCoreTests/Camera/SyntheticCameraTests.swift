@@ -1,3 +1,5 @@
+import LensCamera
+import LensImaging
 import XCTest
 import LensCore
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import LensCamera
 @testable import LensCore
 
 /// A clock tests move by hand, so frame numbers and the burned-in time are known.

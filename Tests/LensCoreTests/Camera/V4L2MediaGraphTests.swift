@@ -1,4 +1,5 @@
 import CV4L2
+@testable import LensCamera
 @testable import LensCore
 import XCTest
 

@@ -1,5 +1,6 @@
 import C2PA
 import Foundation
+import LensCamera
 import LensCore
 import LensTestSupport
 import XCTest

@@ -1,4 +1,5 @@
 @testable import LensCore
+import LensImaging
 import LensTestSupport
 import XCTest
 

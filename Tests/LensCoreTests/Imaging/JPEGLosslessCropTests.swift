@@ -1,4 +1,5 @@
 import LensCore
+import LensImaging
 import XCTest
 
 /// Digital zoom on camera JPEGs: the crop is cut from the DCT blocks, so its pixels are the

@@ -1,3 +1,4 @@
+import LensImaging
 import XCTest
 import LensCore
 

@@ -1,4 +1,5 @@
 import LensCore
+import LensImaging
 
 /// Packed RGB images made for tests, and measurements on decoded ones.
 struct RGBImage {

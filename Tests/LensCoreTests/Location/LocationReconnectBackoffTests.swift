@@ -1,4 +1,5 @@
 @testable import LensCore
+@testable import LensNetwork
 import XCTest
 
 final class LocationReconnectBackoffTests: XCTestCase {

@@ -1,6 +1,8 @@
 import Foundation
 @testable import LensCore
 import LensCrypto
+@testable import LensNetwork
+@testable import LensStorage
 import LensTestSupport
 import XCTest
 

@@ -1,5 +1,7 @@
 import Foundation
 @testable import LensCore
+@testable import LensNetwork
+@testable import LensStorage
 import LensTestSupport
 import XCTest
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import LensCore
+@testable import LensNetwork
 import XCTest
 
 /// The outbox's rules that need no server: which answers are final, how long to wait, which URLs

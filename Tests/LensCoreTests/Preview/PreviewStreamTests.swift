@@ -1,5 +1,7 @@
 import Foundation
+@testable import LensCamera
 @testable import LensCore
+import LensImaging
 import LensTestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import LensCrypto
+@testable import LensIdentity
 import XCTest
 
 @testable import LensCore

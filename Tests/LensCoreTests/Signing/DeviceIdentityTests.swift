@@ -2,6 +2,8 @@ import C2PA
 import Foundation
 import Glibc
 import LensCrypto
+@testable import LensIdentity
+@testable import LensStorage
 import XCTest
 
 @testable import LensCore

@@ -1,4 +1,5 @@
 import LensCore
+import LensIdentity
 import XCTest
 
 /// The `key = pkcs11:…` URIs lensd accepts (RFC 7512), and the sentence for each it refuses.

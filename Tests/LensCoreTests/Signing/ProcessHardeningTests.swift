@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+@testable import LensIdentity
 import XCTest
 
 @testable import LensCore

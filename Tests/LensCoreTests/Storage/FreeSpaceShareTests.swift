@@ -1,4 +1,5 @@
 import LensCore
+import LensStorage
 import XCTest
 
 /// The share rule: at most half of the free space above min-free-bytes, one's own results counted as free.

@@ -1,4 +1,5 @@
 import Foundation
+@testable import LensStorage
 import Synchronization
 import XCTest
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LensCrypto
+@testable import LensStorage
 import XCTest
 
 @testable import LensCore

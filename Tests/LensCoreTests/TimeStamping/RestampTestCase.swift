@@ -1,7 +1,10 @@
 import C2PA
 import Foundation
+import LensCamera
 import LensCore
 import LensCrypto
+import LensNetwork
+import LensStorage
 import LensTestSupport
 import XCTest
 

@@ -2,6 +2,8 @@ import C2PA
 import Foundation
 import LensCore
 import LensCrypto
+import LensNetwork
+import LensStorage
 import LensTestSupport
 import XCTest
 

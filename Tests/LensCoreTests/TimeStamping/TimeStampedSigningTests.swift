@@ -1,7 +1,9 @@
 import C2PA
 import Foundation
+import LensCamera
 import LensCore
 import LensCrypto
+import LensNetwork
 import LensTestSupport
 import XCTest
 

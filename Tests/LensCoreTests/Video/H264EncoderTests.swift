@@ -1,4 +1,5 @@
 import Foundation
+import LensMedia
 import LensTestSupport
 import XCTest
 import LensCore

@@ -1,4 +1,6 @@
 import Foundation
+@testable import LensCamera
+@testable import LensMedia
 import LensTestSupport
 import XCTest
 @testable import LensCore

@@ -2,6 +2,7 @@ import C2PA
 import Foundation
 import LensCore
 import LensCrypto
+import LensMedia
 import LensTestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import LensCore
+import LensMedia
 import LensTestSupport
 import XCTest
 

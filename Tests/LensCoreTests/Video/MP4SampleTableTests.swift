@@ -1,4 +1,5 @@
 @testable import LensCore
+@testable import LensMedia
 import XCTest
 
 /// The stbl builder on its own: the choice of stco/co64 and the run-length tables, without

@@ -1,5 +1,6 @@
 import Foundation
 import LensCore
+import LensMedia
 import LensTestSupport
 
 /// Coded frames for the muxer tests, made by real encoders.

@@ -1,4 +1,7 @@
 import Foundation
+import LensCamera
+import LensImaging
+import LensMedia
 import LensTestSupport
 import XCTest
 import LensCore

@@ -1,4 +1,7 @@
 import Foundation
+@testable import LensCamera
+import LensImaging
+@testable import LensMedia
 import LensTestSupport
 import XCTest
 @testable import LensCore

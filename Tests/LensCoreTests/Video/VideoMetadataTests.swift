@@ -2,6 +2,7 @@ import C2PA
 import Foundation
 @testable import LensCore
 import LensCrypto
+@testable import LensMedia
 import LensTestSupport
 import XCTest
 

@@ -1,5 +1,7 @@
 import Foundation
+import LensCamera
 import LensCore
+import LensMedia
 import LensTestSupport
 import XCTest
 

@@ -1,8 +1,11 @@
 import Foundation
 import LensBus
+import LensCamera
 import LensContract
 import LensCore
 @testable import LensDaemon
+import LensIdentity
+import LensStorage
 import LensTestSupport
 import XCTest
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LensBus
 import LensCore
+import LensSystem
 import Synchronization
 
 /// An event loop the test drives by hand, as swift-nio's EmbeddedEventLoop: work posted from any

@@ -1,4 +1,5 @@
 import Foundation
+import LensCamera
 import LensCore
 import Synchronization
 
