@@ -4,22 +4,26 @@ import COpenSSL
 /// TPMKey keeps it): its parent and the TPM's own TPM2B_PUBLIC and TPM2B_PRIVATE, which only the
 /// TPM that made them can load. The ASN.1 (TCG / OpenSSL-engine "TSSPRIVKEY": type OID
 /// 2.23.133.10.1.3, [0] emptyAuth, parent INTEGER, pubkey OCTET STRING, privkey OCTET STRING) is
-/// parsed by OpenSSL; the TPM structures stay bytes for tpm2-tss to unmarshal.
-struct TPMKeyBlob {
+/// parsed by OpenSSL; the TPM structures stay bytes for tpm2-tss to unmarshal. Public for fuzz-tpm-key-blob.
+public struct TPMKeyBlob {
     static let loadableKeyType = "2.23.133.10.1.3"
     /// TPM2_RH_OWNER: the parent is the owner hierarchy's primary made from the provider's template.
     static let ownerHierarchy: UInt32 = 0x4000_0001
 
-    let parent: UInt32
-    let publicArea: [UInt8]
-    let privateArea: [UInt8]
+    public let parent: UInt32
+    public let publicArea: [UInt8]
+    public let privateArea: [UInt8]
 
-    init(pem: String) throws {
-        let operation = "read the TPM key blob"
-        guard let block = try PEM.blocks(in: pem, operation).first(where: { $0.label == "TSS2 PRIVATE KEY" }) else {
-            throw CryptoError(operation: operation, reason: "no TSS2 PRIVATE KEY block")
+    public init(pem: String) throws {
+        guard let block = try PEM.blocks(in: pem, Self.operation).first(where: { $0.label == "TSS2 PRIVATE KEY" }) else {
+            throw CryptoError(operation: Self.operation, reason: "no TSS2 PRIVATE KEY block")
         }
-        let sequence = try DER.decode(block.der, operation, { d2i_ASN1_SEQUENCE_ANY(nil, $0, $1) }, free: Self.free)
+        try self.init(der: block.der)
+    }
+
+    public init(der: [UInt8]) throws {
+        let operation = Self.operation
+        let sequence = try DER.decode(der, operation, { d2i_ASN1_SEQUENCE_ANY(nil, $0, $1) }, free: Self.free)
         defer { Self.free(sequence) }
         let elements = (0..<OPENSSL_sk_num(sequence)).compactMap {
             OPENSSL_sk_value(sequence, $0)?.assumingMemoryBound(to: ASN1_TYPE.self)
@@ -38,8 +42,10 @@ struct TPMKeyBlob {
         privateArea = octets[1]
     }
 
+    private static let operation = "read the TPM key blob"
+
     /// The TPMT_PUBLIC inside the TPM2B_PUBLIC (its 2-byte size first): what TPM2_Certify names.
-    var publicContents: [UInt8]? {
+    public var publicContents: [UInt8]? {
         guard publicArea.count >= 2, Int(publicArea[0]) << 8 | Int(publicArea[1]) == publicArea.count - 2 else { return nil }
         return Array(publicArea.dropFirst(2))
     }

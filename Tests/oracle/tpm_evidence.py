@@ -157,13 +157,20 @@ def ecdsa_signature(signature):
     return HASHES[hash_alg][1], utils.encode_dss_signature(int.from_bytes(sig_r, "big"), int.from_bytes(sig_s, "big"))
 
 
+def is_ca(certificate):
+    try:
+        return certificate.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+    except x509.ExtensionNotFound:
+        return False
+
+
 def chains_to(certificate, others, roots):
     for issuer in roots + others:
         if issuer == certificate:
             continue
         try:
             certificate.verify_directly_issued_by(issuer)
-        except (ValueError, TypeError, Exception):
+        except Exception:  # another issuer's name, key type or signature
             continue
         if issuer in roots or chains_to(issuer, [c for c in others if c != issuer], roots):
             return True
@@ -188,7 +195,7 @@ def verify(request_der, ek_roots):
         certs = [x509.load_der_x509_certificate(whole) for _, _, whole in der_elements(certificates)]
         request = x509.load_der_x509_csr(request_der)
         for ak in certs:
-            if chains_to(ak, certs, ek_roots):
+            if not is_ca(ak) and chains_to(ak, certs, ek_roots):
                 break
         else:
             return "no certificate in the evidence leads to the TPM maker's CA"
@@ -210,5 +217,5 @@ def verify(request_der, ek_roots):
         if (x, y) != (numbers.x.to_bytes(size, "big"), numbers.y.to_bytes(size, "big")):
             return "the certified key is not the request's key"
         return None
-    except (Refused, ValueError) as error:
+    except (Refused, ValueError, IndexError) as error:
         return f"malformed evidence: {error}"
