@@ -2,21 +2,23 @@ import CTSS2
 import Glibc
 
 /// Evidence that a `key = tpm2:` device key was made inside the TPM and cannot leave it: a
-/// TPM2_Certify of the key by the TPM's attestation key, which the TPM signs only for objects it
-/// holds, naming the key's public area (its attributes fixedTPM, fixedParent,
-/// sensitiveDataOrigin included). The attestation key is the TPM's endorsement key when that can
-/// sign (swtpm_setup --allow-signing makes one): its certificate, from the TPM's NV, chains to the
-/// TPM maker's CA. A TPM whose EK only decrypts (the standard) gives no evidence here: that needs
-/// an AK certified through credential activation, which lensd does not do yet.
+/// TPM2_Certify of the key by the TPM's attestation key (AK), which the TPM signs only for objects
+/// it holds, naming the key's public area (its attributes fixedTPM, fixedParent,
+/// sensitiveDataOrigin included). The AK is a restricted signing key — it signs nothing that
+/// looks like a TPM attestation unless the TPM made it — that the device's maker (or an AK CA)
+/// provisioned at persistent handle 0x81020000, with its certificate in NV index 0x01C90000,
+/// issued once a credential activation against the TPM's EK had shown the AK lives beside that
+/// EK. The EK certificate (the TCG's RSA 2048 index) goes along when the TPM holds one.
 ///
 /// Talks to the TPM through tpm2-tss (CTSS2) on its own connection, beside OpenSSL's tpm2
 /// provider: the same TCTI (TPM2OPENSSL_TCTI, else tpm2-tss's default, the kernel's resource
 /// manager), which must let two clients share the TPM (/dev/tpmrm0 or tpm2-abrmd).
 public enum TPMAttestation {
-    /// The TCG EK Credential Profile's ECC NIST P-384 EK: persistent handle and certificate NV index.
-    static let endorsementKeyHandle: UInt32 = 0x8101_0016
-    static let endorsementCertificateIndex: UInt32 = 0x01C0_0016
-    static let sha384: UInt16 = 0x000C
+    static let attestationKeyHandle: UInt32 = 0x8102_0000
+    static let attestationCertificateIndex: UInt32 = 0x01C9_0000
+    /// The TCG EK Credential Profile's index of the RSA 2048 EK certificate.
+    static let endorsementCertificateIndex: UInt32 = 0x01C0_0002
+    static let sha256: UInt16 = 0x000B
 
     /// The owner hierarchy's primary as tpm2-openssl 1.1 makes it for `parent = TPM2_RH_OWNER`
     /// (a marshaled TPM2B_PUBLIC): ECC P-256, SHA-256 names, AES-128-CFB, restricted decrypt,
@@ -27,7 +29,8 @@ public enum TPMAttestation {
         0x00, 0x43, 0x00, 0x10, 0x00, 0x03, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00,
     ]
 
-    /// TPM2_Certify of the key `blob` (TPMKey's) names, by the EK, with the EK's certificate.
+    /// TPM2_Certify of the key `blob` (TPMKey's) names, by the AK, with the AK's certificate
+    /// (and the EK's, when the TPM holds one).
     public static func certify(blob: String) throws -> TPMKeyEvidence {
         let key = try TPMKeyBlob(pem: blob)
         guard let keyPublicArea = key.publicContents else {
@@ -37,21 +40,19 @@ public enum TPMAttestation {
         defer { tpm.close() }
         let object = try tpm.load(key)
         defer { tpm.flush(object) }
-        let signer = try tpm.call("open the endorsement key 0x\(hex(endorsementKeyHandle))") {
-            lens_tss2_persistent(tpm.handle, endorsementKeyHandle, $0)
+        let signer = try tpm.call("open the attestation key 0x\(hex(attestationKeyHandle)) (the TPM has none provisioned)") {
+            lens_tss2_persistent(tpm.handle, attestationKeyHandle, $0)
         }
         defer { lens_tss2_forget(tpm.handle, signer) }
         var attest = [UInt8](repeating: 0, count: 2048), signature = [UInt8](repeating: 0, count: 1024)
         var attestLength = 0, signatureLength = 0
-        try tpm.check("TPM2_Certify of the device key by the endorsement key (it must be able to sign)",
-                      lens_tss2_certify_ecdsa(tpm.handle, object, signer, sha384, nil, 0, &attest, attest.count, &attestLength,
+        try tpm.check("TPM2_Certify of the device key by the attestation key (an ECDSA signing key with SHA-256)",
+                      lens_tss2_certify_ecdsa(tpm.handle, object, signer, sha256, nil, 0, &attest, attest.count, &attestLength,
                                               &signature, signature.count, &signatureLength))
-        var certificate = [UInt8](repeating: 0, count: 4096), certificateLength = 0
-        try tpm.check("read the EK certificate (NV 0x\(hex(endorsementCertificateIndex)))",
-                      lens_tss2_nv_read(tpm.handle, endorsementCertificateIndex, &certificate, certificate.count, &certificateLength))
-        let endorsementCertificate = try Certificate(der: Array(certificate.prefix(certificateLength)))
         return TPMKeyEvidence(attest: Array(attest.prefix(attestLength)), signature: Array(signature.prefix(signatureLength)),
-                              keyPublicArea: keyPublicArea, endorsementCertificate: endorsementCertificate)
+                              keyPublicArea: keyPublicArea,
+                              attestationCertificate: try tpm.certificate(at: attestationCertificateIndex, "the AK certificate"),
+                              endorsementCertificate: try? tpm.certificate(at: endorsementCertificateIndex, "the EK certificate"))
     }
 
     private static func hex(_ value: UInt32) -> String { String(value, radix: 16, uppercase: true) }
@@ -74,6 +75,12 @@ public enum TPMAttestation {
         func close() { lens_tss2_close(handle) }
 
         func flush(_ object: UInt32) { lens_tss2_flush(handle, object) }
+
+        func certificate(at index: UInt32, _ what: String) throws -> Certificate {
+            var der = [UInt8](repeating: 0, count: 4096), length = 0
+            try check("read \(what) (NV 0x\(TPMAttestation.hex(index)))", lens_tss2_nv_read(handle, index, &der, der.count, &length))
+            return try Certificate(der: Array(der.prefix(length)))
+        }
 
         /// The key loaded under its parent (the owner primary, flushed again at once: the TPM
         /// has few object slots).

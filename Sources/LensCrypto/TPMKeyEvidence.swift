@@ -4,7 +4,7 @@
 ///
 ///     id-aa-evidence (1.2.840.113549.1.9.16.2.59) ::= EvidenceBundle
 ///     EvidenceBundle ::= SEQUENCE { evidences SEQUENCE OF EvidenceStatement,
-///                                   certs SEQUENCE OF CertificateChoices }   -- the EK certificate
+///                                   certs SEQUENCE OF CertificateChoices }   -- the AK's, the EK's
 ///     EvidenceStatement ::= SEQUENCE { type tcg-attest-tpm-certify (2.23.133.20.1), stmt TcgAttestCertify }
 ///     TcgAttestCertify ::= SEQUENCE { tpmSAttest OCTET STRING,   -- TPMS_ATTEST
 ///                                     signature OCTET STRING,    -- TPMT_SIGNATURE
@@ -17,13 +17,16 @@ public struct TPMKeyEvidence: Sendable {
     public var attest: [UInt8]
     public var signature: [UInt8]
     public var keyPublicArea: [UInt8]
-    /// The attestation key's certificate: the TPM's EK certificate.
-    public var endorsementCertificate: Certificate
+    /// The attestation key's certificate, and the TPM's EK certificate when it holds one.
+    public var attestationCertificate: Certificate
+    public var endorsementCertificate: Certificate?
 
-    public init(attest: [UInt8], signature: [UInt8], keyPublicArea: [UInt8], endorsementCertificate: Certificate) {
+    public init(attest: [UInt8], signature: [UInt8], keyPublicArea: [UInt8], attestationCertificate: Certificate,
+                endorsementCertificate: Certificate?) {
         self.attest = attest
         self.signature = signature
         self.keyPublicArea = keyPublicArea
+        self.attestationCertificate = attestationCertificate
         self.endorsementCertificate = endorsementCertificate
     }
 
@@ -33,6 +36,7 @@ public struct TPMKeyEvidence: Sendable {
             DERWriter.octetString(attest), DERWriter.octetString(signature), DERWriter.octetString(keyPublicArea),
         ])
         let evidence = DERWriter.sequence([try DERWriter.objectIdentifier(Self.tpmCertifyOID), statement])
-        return DERWriter.sequence([DERWriter.sequence([evidence]), DERWriter.sequence([endorsementCertificate.der])])
+        let certificates = [attestationCertificate] + (endorsementCertificate.map { [$0] } ?? [])
+        return DERWriter.sequence([DERWriter.sequence([evidence]), DERWriter.sequence(certificates.map(\.der))])
     }
 }

@@ -6,11 +6,11 @@ import LensTestSupport
 import XCTest
 
 /// Issue 30's AL2 evidence: with `key = tpm2:` lensd's EST request carries a TPM2_Certify of the
-/// device key by the TPM's EK, with the EK certificate (draft-ietf-lamps-csr-attestation), and
-/// the stand-in EST CA (est_server.py --ek-ca, tpm_evidence.py) issues the C2PA Conformance
-/// Program's AL2 leaf only when that verifies against the TPM maker's CA. The TPM is swtpm as
-/// swtpm_setup manufactures it (AttestingTPM: a signing EK, its certificate from a CA of the
-/// test's own), reached through tpm2-abrmd.
+/// device key by the TPM's attestation key, with the AK and EK certificates
+/// (draft-ietf-lamps-csr-attestation), and the stand-in EST CA (est_server.py --ek-ca,
+/// tpm_evidence.py) issues the C2PA Conformance Program's AL2 leaf only when that verifies
+/// against the TPM maker's CA. The TPM is swtpm as swtpm_setup manufactures it, given an AK as a
+/// maker provisions one (AttestingTPM), reached through tpm2-abrmd.
 final class ESTAttestationFlowTests: ESTFlowTestCase {
     private let environment = ProcessEnvironment()
     private var tpm: AttestingTPM!
@@ -49,11 +49,12 @@ final class ESTAttestationFlowTests: ESTFlowTestCase {
 
     /// Requests for a TPM key made here, signed by it and sent as lensd sends them: with its
     /// evidence intact the CA issues AL2; with one byte changed in the attestation, its
-    /// signature, the key's public area or the EK certificate, or with no evidence, AL1 — each
+    /// signature, the key's public area or the AK certificate, or with no evidence, AL1 — each
     /// named — and, when the CA requires AL2, a refusal.
     func testTamperedOrAbsentEvidenceGetsNoAL2() throws {
         let key = try TPMKey.generate()
         let evidence = try TPMAttestation.certify(blob: key.blob)
+        XCTAssertNotNil(evidence.endorsementCertificate, "the EK certificate goes along")
         let client = ESTClient(baseURL: server.url, caFile: server.tlsRoot.path)
         func enroll(_ evidence: TPMKeyEvidence?) throws -> [Certificate] {
             let attributes = try evidence.map { [(oid: TPMKeyEvidence.attributeOID, value: try $0.evidenceBundle())] } ?? []
@@ -69,16 +70,16 @@ final class ESTAttestationFlowTests: ESTFlowTestCase {
 
         XCTAssertEqual(ConformanceLeafProfile.al2.missing(in: try XCTUnwrap(try enroll(evidence).first)), [])
         var tampered: [(TPMKeyEvidence, String)] = []
-        var attest = evidence, signature = evidence, area = evidence, endorsement = evidence
+        var attest = evidence, signature = evidence, area = evidence, certificate = evidence
         attest.attest = flipped(evidence.attest, at: evidence.attest.count - 40)
         tampered.append((attest, "the attestation's signature does not verify with the attestation key"))
         signature.signature = flipped(evidence.signature, at: evidence.signature.count - 1)
         tampered.append((signature, "the attestation's signature does not verify with the attestation key"))
         area.keyPublicArea = flipped(evidence.keyPublicArea, at: evidence.keyPublicArea.count - 1)
         tampered.append((area, "the attestation certifies another key"))
-        let ekDER = evidence.endorsementCertificate.der
-        endorsement.endorsementCertificate = try Certificate(der: flipped(ekDER, at: ekDER.count - 1))
-        tampered.append((endorsement, "no certificate in the evidence leads to the TPM maker's CA"))
+        let akDER = evidence.attestationCertificate.der
+        certificate.attestationCertificate = try Certificate(der: flipped(akDER, at: akDER.count - 1))
+        tampered.append((certificate, "no AK certificate in the evidence leads to the TPM maker's CA"))
         for (changed, why) in tampered {
             let leaf = try XCTUnwrap(try enroll(changed).first)
             XCTAssertEqual(server.evidenceVerdicts.last, why)

@@ -1,9 +1,12 @@
 import Foundation
 
 /// A TPM 2.0 as a maker ships it, for key attestation tests: swtpm manufactured by swtpm_setup
-/// with an ECC EK (P-384) that can sign (--allow-signing; the standard EK only decrypts) and an
-/// EK certificate from a CA of the test's own (swtpm_localca, `ekCA`), stored in the TPM's NV
-/// as a maker stores it. swtpm serves one client connection at a time, and lensd holds two
+/// with its EKs and EK certificates from a CA of the test's own (swtpm_localca, `ekCA`), then
+/// given an attestation key as a maker (or an AK CA) provisions one, with tpm2-tools: a
+/// restricted ECDSA signing key under the RSA EK (tpm2_createak), persisted at 0x81020000; a
+/// credential activation against the EK (tpm2_makecredential / tpm2_activatecredential) shows it
+/// lives beside that EK; then the maker's CA certifies it (extendedKeyUsage tcg-kp-AIKCertificate)
+/// and the certificate goes into NV 0x01C90000. swtpm serves one client connection at a time, and lensd holds two
 /// (OpenSSL's tpm2 provider and its own tpm2-tss one), so the TPM is reached through tpm2-abrmd,
 /// the resource manager a host without /dev/tpmrm0 runs, on a private session bus.
 ///
@@ -38,7 +41,7 @@ public final class AttestingTPM: @unchecked Sendable {
             create_certs_tool_options = /etc/swtpm-localca.options
             active_pcr_banks = sha256
             """.write(to: setup, atomically: true, encoding: .utf8)
-        try OrganizationCA.run(["/usr/bin/swtpm_setup", "--tpm2", "--tpm-state", state.path, "--create-ek-cert", "--allow-signing",
+        try OrganizationCA.run(["/usr/bin/swtpm_setup", "--tpm2", "--tpm-state", state.path, "--create-ek-cert",
                                 "--config", setup.path, "--overwrite", "--logfile", directory.appendingPathComponent("swtpm_setup.log").path])
         ekCA = directory.appendingPathComponent("ek-ca.pem")
         let roots = try ["swtpm-localca-rootca-cert.pem", "issuercert.pem"].map {
@@ -52,6 +55,7 @@ public final class AttestingTPM: @unchecked Sendable {
                                    "--ctrl", "type=tcp,port=\(port + 1),bindaddr=127.0.0.1"],
                                   logPath: directory.appendingPathComponent("swtpm.log").path)
         try swtpm.start { GpsdSockets.isListening(port: port + 1) }
+        try Self.provisionAttestationKey(tcti: "swtpm:host=127.0.0.1,port=\(port)", ca: ca, in: directory)
 
         let socket = directory.appendingPathComponent("bus").path, busConfig = directory.appendingPathComponent("bus.conf")
         try """
@@ -81,6 +85,46 @@ public final class AttestingTPM: @unchecked Sendable {
         processes = [abrmd, bus, swtpm]
         environment = ["TPM2OPENSSL_TCTI": "tabrmd:bus_name=\(name),bus_type=session", "DBUS_SESSION_BUS_ADDRESS": busAddress]
         atexit { if case .success(let tpm) = AttestingTPM.shared { tpm.stop() } }
+    }
+
+    /// As the class comment says; before tpm2-abrmd holds swtpm's one connection.
+    private static func provisionAttestationKey(tcti: String, ca: URL, in directory: URL) throws {
+        func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        func tpm2(_ argv: [String]) throws -> Data {
+            let result = try runProcess(["/usr/bin/tpm2"] + argv, env: ["TPM2TOOLS_TCTI": tcti])
+            guard result.status == 0 else { throw TestToolError("tpm2 \(argv.joined(separator: " ")): \(String(decoding: result.stderr, as: UTF8.self))") }
+            return result.stdout
+        }
+        let ek = "0x81010001", ak = "0x81020000"
+        _ = try tpm2(["readpublic", "-c", ek, "-o", file("ek.pub")])
+        _ = try tpm2(["createak", "-C", ek, "-c", file("ak.ctx"), "-G", "ecc256", "-g", "sha256", "-s", "ecdsa",
+                      "-u", file("ak.pem"), "-f", "pem", "-n", file("ak.name")])
+        _ = try tpm2(["evictcontrol", "-C", "o", "-c", file("ak.ctx"), ak])
+        _ = try tpm2(["flushcontext", "-t"])
+
+        let secret = [UInt8]((0..<32).map { _ in UInt8.random(in: 0...255) })
+        try Data(secret).write(to: URL(fileURLWithPath: file("secret")))
+        let name = try Data(contentsOf: URL(fileURLWithPath: file("ak.name"))).map { String(format: "%02x", $0) }.joined()
+        _ = try tpm2(["makecredential", "-T", "none", "-e", file("ek.pub"), "-s", file("secret"), "-n", name, "-o", file("credential")])
+        _ = try tpm2(["startauthsession", "--policy-session", "-S", file("session.ctx")])
+        _ = try tpm2(["policysecret", "-S", file("session.ctx"), "-c", "e"])
+        _ = try tpm2(["activatecredential", "-c", ak, "-C", ek, "-i", file("credential"), "-o", file("activated"),
+                      "-P", "session:\(file("session.ctx"))"])
+        _ = try tpm2(["flushcontext", file("session.ctx")])
+        guard try Data(contentsOf: URL(fileURLWithPath: file("activated"))) == Data(secret) else {
+            throw TestToolError("the credential activation did not give back the secret: the AK is not beside the EK")
+        }
+
+        try "basicConstraints = critical, CA:FALSE\nkeyUsage = critical, digitalSignature\nextendedKeyUsage = 2.23.133.8.3\n"
+            .write(toFile: file("ak.ext"), atomically: true, encoding: .utf8)
+        try OrganizationCA.run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                                "-keyout", file("placeholder.key"), "-subj", "/CN=swtpm attestation key", "-out", file("ak.csr")])
+        try OrganizationCA.run(["openssl", "x509", "-req", "-in", file("ak.csr"), "-force_pubkey", file("ak.pem"),
+                                "-CA", ca.appendingPathComponent("issuercert.pem").path, "-CAkey", ca.appendingPathComponent("signkey.pem").path,
+                                "-set_serial", "77", "-days", "3650", "-extfile", file("ak.ext"), "-outform", "DER", "-out", file("ak.der")])
+        let size = try FileManager.default.attributesOfItem(atPath: file("ak.der"))[.size] as? Int ?? 0
+        _ = try tpm2(["nvdefine", "0x01C90000", "-C", "o", "-s", String(size), "-a", "ownerread|ownerwrite|authread|authwrite|no_da"])
+        _ = try tpm2(["nvwrite", "0x01C90000", "-C", "o", "-i", file("ak.der")])
     }
 
     private func stop() {

@@ -32,7 +32,7 @@ it), which the tests read.
 evidence does not verify is refused, HTTP 403 with the reason) and "ignore-evidence" (issued at
 level 1 whatever the evidence).
 --ek-ca: PEM certificates of the TPM maker's CA (swtpm_localca's root and issuer). The server
-then checks each request's TPM key evidence (tpm_evidence.py: a TPM2_Certify by the TPM's EK, in
+then checks each request's TPM key evidence (tpm_evidence.py: a TPM2_Certify by the TPM's attestation key, in
 the draft-ietf-lamps-csr-attestation attribute) and issues the C2PA Conformance Program's
 claim-signing leaf at assurance level 2 when it verifies, at level 1 when not; the log line
 ends with "al2" or "al1", and --evidence-log gets one line per request: "verified" or why not.

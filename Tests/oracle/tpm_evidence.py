@@ -3,13 +3,15 @@
 A request carries it as the attestation attribute of draft-ietf-lamps-csr-attestation (the
 editors' copy after -18: id-aa-evidence 1.2.840.113549.1.9.16.2.59, one EvidenceBundle), with one
 tcg-attest-tpm-certify (2.23.133.20.1) statement, TcgAttestCertify {tpmSAttest, signature,
-keyPubArea}, and the attestation key's certificate in `certs` (lensd: the TPM's EK certificate).
+keyPubArea}, and in `certs` the attestation key's certificate (and the TPM's EK certificate).
 `verify(request_der, ek_roots)` returns None when the evidence proves the request's key was made
-in a TPM whose EK certificate chains to one of `ek_roots` (certificates), else why not:
+in a TPM whose maker's CA is among `ek_roots` (certificates), else why not:
 
-  - the EK certificate is issued by one of ek_roots (or by a certificate in `certs` that is);
+  - an AK certificate (extendedKeyUsage tcg-kp-AIKCertificate 2.23.133.8.3, not a CA) is issued
+    by one of ek_roots (or by a certificate in `certs` that is): the maker vouches that the key
+    is a restricted signing key of the TPM that holds its EK;
   - the TPMS_ATTEST is a TPM-made (magic TPM_GENERATED) TPM_ST_ATTEST_CERTIFY, and its ECDSA
-    signature verifies with the EK certificate's key;
+    signature verifies with the AK certificate's key;
   - the certified name is nameAlg || H(keyPubArea), and keyPubArea is an ECC key with
     fixedTPM, fixedParent and sensitiveDataOrigin whose point is the request's public key.
 
@@ -23,6 +25,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, utils
 
 EVIDENCE_ATTRIBUTE = "1.2.840.113549.1.9.16.2.59"
+AK_CERTIFICATE_USAGE = x509.ObjectIdentifier("2.23.133.8.3")
 TPM_CERTIFY_STATEMENT = "2.23.133.20.1"
 TPM_GENERATED = 0xFF544347
 ST_ATTEST_CERTIFY = 0x8017
@@ -157,11 +160,13 @@ def ecdsa_signature(signature):
     return HASHES[hash_alg][1], utils.encode_dss_signature(int.from_bytes(sig_r, "big"), int.from_bytes(sig_s, "big"))
 
 
-def is_ca(certificate):
+def is_ak_certificate(certificate):
     try:
-        return certificate.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+        usages = certificate.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
+        constraints = certificate.extensions.get_extension_for_class(x509.BasicConstraints).value
     except x509.ExtensionNotFound:
         return False
+    return AK_CERTIFICATE_USAGE in usages and not constraints.ca
 
 
 def chains_to(certificate, others, roots):
@@ -195,10 +200,10 @@ def verify(request_der, ek_roots):
         certs = [x509.load_der_x509_certificate(whole) for _, _, whole in der_elements(certificates)]
         request = x509.load_der_x509_csr(request_der)
         for ak in certs:
-            if not is_ca(ak) and chains_to(ak, certs, ek_roots):
+            if is_ak_certificate(ak) and chains_to(ak, certs, ek_roots):
                 break
         else:
-            return "no certificate in the evidence leads to the TPM maker's CA"
+            return "no AK certificate in the evidence leads to the TPM maker's CA"
         hash_class, der_signature = ecdsa_signature(signature)
         try:
             ak.public_key().verify(der_signature, attest, ec.ECDSA(hash_class()))
