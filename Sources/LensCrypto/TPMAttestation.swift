@@ -40,7 +40,7 @@ public enum TPMAttestation {
         defer { tpm.close() }
         let object = try tpm.load(key)
         defer { tpm.flush(object) }
-        let signer = try tpm.call("open the attestation key 0x\(hex(attestationKeyHandle)) (the TPM has none provisioned)") {
+        let signer = try tpm.call("open the attestation key 0x\(hex(attestationKeyHandle)) (is one provisioned?)") {
             lens_tss2_persistent(tpm.handle, attestationKeyHandle, $0)
         }
         defer { lens_tss2_forget(tpm.handle, signer) }
