@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "COpus", linkerSettings: [.linkedLibrary("opus")]),
         // PKCS#11 modules are loaded at run time (dlopen); only p11-kit's header is needed to build.
         .target(name: "CPKCS11", cSettings: [.unsafeFlags(["-I/usr/include/p11-kit-1"])], linkerSettings: [.linkedLibrary("dl")]),
+        // tpm2-tss is loaded at run time (dlopen), only for TPM key attestation; its headers build it.
+        .target(name: "CTSS2", linkerSettings: [.linkedLibrary("dl")]),
 
         // Swift modules.
         // File descriptors, errno and the one place file system calls are made (EINTR retried,
@@ -39,7 +41,7 @@ let package = Package(
         // The frozen names of the D-Bus API (bus names, paths, errors, signals), spelled once for
         // the daemon, LensClient and lensctl: pure Swift, no dependencies.
         .target(name: "LensContract"),
-        .target(name: "LensCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "LensCrypto", dependencies: ["COpenSSL", "CTSS2"]),
         .target(name: "C2PA", dependencies: ["LensCrypto", "LensSystem"]),
         .target(name: "LensBus", dependencies: ["CSystemd", "LensSystem"]),
         // JPEG decoding, encoding and scaling over libturbojpeg: its own module so that lensctl gets
@@ -93,7 +95,7 @@ let package = Package(
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensCore", "C2PA", "LensCrypto", "LensTestSupport", "LensSystem"]),
         .testTarget(name: "LensFaceTests", dependencies: ["LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensFace", "LensCore", "LensTestSupport", "LensSystem"]),
-        .testTarget(name: "LensDaemonTests", dependencies: ["LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensDaemon", "LensBus", "LensClient", "LensContract", "LensCore", "LensCrypto",
+        .testTarget(name: "LensDaemonTests", dependencies: ["LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensDaemon", "LensBus", "LensClient", "LensContract", "LensCore", "LensCrypto", "C2PA",
                                                           "LensTestSupport", "LensSystem"]),
         .testTarget(name: "LensdTests", dependencies: ["LensBus", "LensClient", "LensContract", "LensSystem", "C2PA", "LensCrypto", "LensTestSupport"]),
     ]

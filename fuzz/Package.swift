@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(name: "fuzz-ocsp", dependencies: [.product(name: "LensCrypto", package: "lensd")]),
         .executableTarget(name: "fuzz-tsa-reply", dependencies: [.product(name: "LensCrypto", package: "lensd")]),
         .executableTarget(name: "fuzz-est-certs", dependencies: [.product(name: "LensCrypto", package: "lensd")]),
+        .executableTarget(name: "fuzz-tpm-key-blob", dependencies: [.product(name: "LensCrypto", package: "lensd")]),
         .executableTarget(name: "fuzz-jpeg", dependencies: [.product(name: "C2PA", package: "lensd")]),
         .executableTarget(name: "fuzz-bmff", dependencies: [.product(name: "C2PA", package: "lensd")]),
         .executableTarget(name: "fuzz-cawg", dependencies: [.product(name: "C2PA", package: "lensd")]),

@@ -9,8 +9,10 @@ public enum CertificateRequest {
         PEM.encode(label: "CERTIFICATE REQUEST", der: try makeDER(subject: subject, dnsNames: dnsNames, key: key))
     }
 
-    /// The same request as DER (what EST sends, base64-encoded).
-    public static func makeDER(subject: DistinguishedName, dnsNames: [String], key: any SigningKey) throws -> [UInt8] {
+    /// The same request as DER (what EST sends, base64-encoded), with `attributes` (an OID and
+    /// the DER of its one value, e.g. TPMKeyEvidence's) among its attributes.
+    public static func makeDER(subject: DistinguishedName, dnsNames: [String], key: any SigningKey,
+                               attributes: [(oid: String, value: [UInt8])] = []) throws -> [UInt8] {
         let operation = "create certificate request for \(subject.oneLine)"
         guard key.publicKey.curve == .p256 else {
             throw CryptoError(operation: operation, reason: "the key is \(key.publicKey.typeName), not EC on P-256")
@@ -24,6 +26,12 @@ public enum CertificateRequest {
               X509_REQ_set_pubkey(request, key.publicKey.key) == 1
         else { throw CryptoError.openSSL(operation) }
         if !dnsNames.isEmpty { try addSubjectAltName(dnsNames, to: request, operation) }
+        for attribute in attributes {
+            // V_ASN1_SEQUENCE: OpenSSL writes the bytes as they are, the value's own DER.
+            guard X509_REQ_add1_attr_by_txt(request, attribute.oid, V_ASN1_SEQUENCE, attribute.value, Int32(attribute.value.count)) == 1 else {
+                throw CryptoError.openSSL("\(operation): attribute \(attribute.oid)")
+            }
+        }
 
         let toBeSigned = try DER.encode(operation) { i2d_re_X509_REQ_tbs(request, $0) }
         let raw = try key.signECDSA(toBeSigned, digest: .sha256)

@@ -12,6 +12,10 @@ public final class ESTServer {
         case foreignCACertificates = "foreign-cacerts"
         case otherKey = "other-key"
         case foreignIssuer = "foreign-issuer"
+        /// With an EK CA: refuse (403) a request whose TPM evidence does not verify; issue at
+        /// assurance level 1 whatever the evidence.
+        case requireAL2 = "require-al2"
+        case ignoreEvidence = "ignore-evidence"
     }
 
     /// One answered request, from the server's log.
@@ -20,6 +24,8 @@ public final class ESTServer {
         public var status: Int
         /// The issued certificate's serial (decimal, as c2pa-rs shows it), on a 200 to an enrollment.
         public var serial: String?
+        /// With an EK CA: the assurance level it issued at, "al1" or "al2".
+        public var level: String?
     }
 
     /// The EST base URL (https://127.0.0.1:PORT/.well-known/est).
@@ -32,11 +38,13 @@ public final class ESTServer {
     private let arguments: [String]
     private let modeFile: URL
     private let logFile: URL
+    private let evidenceLogFile: URL
     private var running: ListeningOracle?
 
     /// Makes its CA and TLS PKI in `directory`; it accepts `credential` (user:password) and
-    /// issues certificates valid for `minutes`.
-    public init(in directory: URL, credential: String, minutes: Double = 5) throws {
+    /// issues certificates valid for `minutes`; with `ekCA` (a TPM maker's CA, PEM) it checks
+    /// each request's TPM evidence and issues at assurance level 2 only when that verifies.
+    public init(in directory: URL, credential: String, minutes: Double = 5, ekCA: URL? = nil) throws {
         ca = try OrganizationCA(in: directory.appendingPathComponent("org-ca"))
         let tls = directory.appendingPathComponent("tls")
         try OrganizationCA.run(["/bin/bash", TestTools.oracleDir.appendingPathComponent("make_server_cert.sh").path, tls.path])
@@ -44,9 +52,12 @@ public final class ESTServer {
         unrelatedTLSRoot = tls.appendingPathComponent("other-ca.pem")
         modeFile = directory.appendingPathComponent("est-mode")
         logFile = directory.appendingPathComponent("est-requests.log")
+        let evidenceLog = directory.appendingPathComponent("est-evidence.log")
+        evidenceLogFile = evidenceLog
         arguments = [TestTools.oracleDir.appendingPathComponent("est_server.py").path, ca.directory.path, tls.path,
                      "--credential", credential, "--minutes", String(minutes), "--mode-file", modeFile.path,
                      "--log", logFile.path, "--exit-with-stdin"]
+            + (ekCA.map { ["--ek-ca", $0.path, "--evidence-log", evidenceLog.path] } ?? [])
         try start(port: nil)
     }
 
@@ -73,8 +84,14 @@ public final class ESTServer {
         return text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ").map(String.init)
             guard fields.count >= 3, let status = Int(fields[2]) else { return nil }
-            return Request(operation: fields[1], status: status, serial: fields.count > 3 ? fields[3] : nil)
+            return Request(operation: fields[1], status: status, serial: fields.count > 3 ? fields[3] : nil,
+                           level: fields.count > 4 ? fields[4] : nil)
         }
+    }
+
+    /// The server's verdict on each request's TPM evidence, in order: "verified" or why not.
+    public var evidenceVerdicts: [String] {
+        ((try? String(contentsOf: evidenceLogFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
     /// The serials issued so far (200 answers to /simpleenroll and /simplereenroll).

@@ -2,7 +2,7 @@
 """est_server.py - a small EST (RFC 7030) server on 127.0.0.1 for lensd's tests.
 
   est_server.py CA_DIR TLS_DIR --credential USER:PASSWORD [--port N] [--minutes M]
-                [--mode-file FILE] [--log FILE] [--exit-with-stdin]
+                [--mode-file FILE] [--log FILE] [--ek-ca PEM] [--exit-with-stdin]
 
 A STAND-IN for a production EST CA (EJBCA, OpenXPKI, ...), written for the tests because none
 can run here: it serves only what lensd's client uses, keeps no state but `openssl ca`'s index,
@@ -28,7 +28,14 @@ it), which the tests read.
 "ok" (or no file); "foreign-cacerts" (/cacerts sends a root that is not the organization's);
 "other-key" (the certificate is issued for a key the server makes, not the request's);
 "foreign-issuer" (the certificate is issued by a root that is not the organization's);
-"error" (HTTP 500 with a two-line body).
+"error" (HTTP 500 with a two-line body); with --ek-ca, "require-al2" (a request whose TPM
+evidence does not verify is refused, HTTP 403 with the reason) and "ignore-evidence" (issued at
+level 1 whatever the evidence).
+--ek-ca: PEM certificates of the TPM maker's CA (swtpm_localca's root and issuer). The server
+then checks each request's TPM key evidence (tpm_evidence.py: a TPM2_Certify by the TPM's attestation key, in
+the draft-ietf-lamps-csr-attestation attribute) and issues the C2PA Conformance Program's
+claim-signing leaf at assurance level 2 when it verifies, at level 1 when not; the log line
+ends with "al2" or "al1", and --evidence-log gets one line per request: "verified" or why not.
 --exit-with-stdin: exit when stdin reaches its end (the test holding the pipe is gone).
 """
 import argparse
@@ -42,8 +49,26 @@ import tempfile
 import threading
 
 import lifeline
+import tpm_evidence
+from cryptography import x509
+from cryptography.x509.oid import NameOID
 
 PREFIX = "/.well-known/est/"
+
+# The C2PA Conformance Program's claim-signing leaf (program 0.2) at assurance level 1 and 2,
+# with clientAuth so that it authenticates its renewal in TLS; the subject is set at issue.
+LEVEL_EXTENSIONS = """
+[{level}]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature, nonRepudiation
+extendedKeyUsage = emailProtection, 1.3.6.1.5.5.7.3.36, 1.3.6.1.4.1.62558.2.1, clientAuth
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid:always
+certificatePolicies = 1.3.6.1.4.1.62558.1.1
+authorityInfoAccess = OCSP;URI:http://127.0.0.1:9/ocsp
+1.3.6.1.4.1.62558.3 = ASN1:OID:1.3.6.1.4.1.62558.3.{code}
+1.3.6.1.4.1.62558.4 = ASN1:UTF8String:0f8fad5b-d9cb-469f-a165-70867728950e
+"""
 
 
 def run(argv, data=None):
@@ -67,6 +92,16 @@ class Server:
         run(["openssl", "req", "-x509", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
              "-keyout", os.path.join(self.work, "foreign-root.key"), "-out", self.foreign_root, "-days", "30",
              "-subj", "/O=Elsewhere/CN=Elsewhere Root CA"])
+        self.ek_roots = []
+        if args.ek_ca:
+            with open(args.ek_ca, "rb") as f:
+                self.ek_roots = x509.load_pem_x509_certificates(f.read())
+            self.levels = os.path.join(self.work, "levels.cnf")
+            with open(self.levels, "w") as f:
+                f.write(LEVEL_EXTENSIONS.format(level="al1", code=10) + LEVEL_EXTENSIONS.format(level="al2", code=20))
+            with open(os.path.join(args.ca_dir, "root.pem"), "rb") as f:
+                root = x509.load_pem_x509_certificate(f.read())
+            self.organization = root.subject.get_attributes_for_oid(NameOID.ORGANIZATION_NAME)[0].value
 
     def mode(self):
         try:
@@ -80,8 +115,23 @@ class Server:
             with self.lock, open(self.args.log, "a") as f:
                 f.write(line + "\n")
 
-    def issue(self, request_der):
-        """`openssl ca` signs the request (or, in mode other-key, one for a key of its own)."""
+    def assurance_level(self, request_der):
+        """With --ek-ca: "al2" when the request's TPM evidence verifies, else "al1"; None without."""
+        if not self.ek_roots:
+            return None
+        why = tpm_evidence.verify(request_der, self.ek_roots)
+        if self.mode() == "ignore-evidence":
+            return "al1"
+        if self.args.evidence_log:
+            with self.lock, open(self.args.evidence_log, "a") as f:
+                f.write((why or "verified") + "\n")
+        if why and self.mode() == "require-al2":
+            raise Refused(why)
+        return "al1" if why else "al2"
+
+    def issue(self, request_der, level=None):
+        """`openssl ca` signs the request (or, in mode other-key, one for a key of its own); at
+        an assurance level, with that level's profile and the subject C, O and CN it asks for."""
         with self.lock:
             name = os.path.join(self.work, f"{os.getpid()}-{threading.get_ident()}")
             if self.mode() == "other-key":
@@ -98,11 +148,20 @@ class Server:
                      "-CAkey", os.path.join(self.work, "foreign-root.key"), "-set_serial", str(int.from_bytes(os.urandom(8), "big")),
                      "-days", "1", "-extfile", config, "-extensions", "est", "-out", name + ".pem"])
             else:
-                run(["openssl", "ca", "-batch", "-notext", "-config", config, "-extensions", "est", "-in", name + ".csr",
+                profile = ["-extensions", "est"]
+                if level:
+                    common_name = x509.load_der_x509_csr(request_der).subject.get_attributes_for_oid(NameOID.COMMON_NAME)[0].value
+                    profile = ["-extfile", self.levels, "-extensions", level,
+                               "-subj", f"/C=US/O={self.organization}/CN={common_name}"]
+                run(["openssl", "ca", "-batch", "-notext", "-config", config] + profile + ["-in", name + ".csr",
                      "-out", name + ".pem", "-startdate", start, "-enddate", end])
             serial_hex = run(["openssl", "x509", "-in", name + ".pem", "-noout", "-serial"]).decode().strip().split("=")[1]
             serial = str(int(serial_hex, 16))
             return certs_only([name + ".pem"]), serial
+
+
+class Refused(Exception):
+    pass
 
 
 def handler(server):
@@ -112,9 +171,10 @@ def handler(server):
         def log_message(self, *_):
             pass
 
-        def answer(self, status, body=b"", content_type="text/plain", serial=None, headers=()):
+        def answer(self, status, body=b"", content_type="text/plain", serial=None, headers=(), level=None):
             # Logged before it is sent: once lensd has the answer, the log has its line.
-            server.record(f"{self.command} {self.path.removeprefix(PREFIX)} {status}" + (f" {serial}" if serial else ""))
+            server.record(f"{self.command} {self.path.removeprefix(PREFIX)} {status}" + (f" {serial}" if serial else "")
+                          + (f" {level}" if level and serial else ""))
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             if content_type == "application/pkcs7-mime":
@@ -151,11 +211,14 @@ def handler(server):
                 return self.answer(415, b"expected application/pkcs10\n")
             try:
                 request = base64.b64decode(body, validate=False)
-                issued, serial = server.issue(request)
+                level = server.assurance_level(request)
+                issued, serial = server.issue(request, level)
+            except Refused as why:
+                return self.answer(403, f"assurance level 2 refused: {why}\n".encode())
             except (subprocess.CalledProcessError, ValueError) as error:
                 detail = getattr(error, "stderr", b"") or str(error).encode()
                 return self.answer(400, b"request refused: " + detail.splitlines()[0] + b"\n")
-            self.answer(200, issued, "application/pkcs7-mime", serial=serial)
+            self.answer(200, issued, "application/pkcs7-mime", serial=serial, level=level)
 
     return Handler
 
@@ -169,6 +232,8 @@ def main():
     ap.add_argument("--minutes", type=float, default=5)
     ap.add_argument("--mode-file")
     ap.add_argument("--log")
+    ap.add_argument("--ek-ca")
+    ap.add_argument("--evidence-log")
     ap.add_argument("--exit-with-stdin", action="store_true")
     args = ap.parse_args()
     if args.exit_with_stdin:

@@ -132,9 +132,10 @@ public struct ESTEnrollment: Sendable {
     }
 
     private func request(for key: any SigningKey) throws(ESTFailure) -> [UInt8] {
+        let attributes = try TPMEvidenceAttribute.attributes(identity)
         do {
             let name = identity.deviceName.isEmpty ? "lensd device" : String(identity.deviceName.prefix(64))
-            return try CertificateRequest.makeDER(subject: DistinguishedName(commonName: name), dnsNames: [], key: key)
+            return try CertificateRequest.makeDER(subject: DistinguishedName(commonName: name), dnsNames: [], key: key, attributes: attributes)
         } catch {
             throw .local("cannot create the certificate request: \(error)")
         }
