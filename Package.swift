@@ -42,7 +42,9 @@ let package = Package(
         // the daemon, LensClient and lensctl: pure Swift, no dependencies.
         .target(name: "LensContract"),
         .target(name: "LensCrypto", dependencies: ["COpenSSL", "CTSS2"]),
-        .target(name: "C2PA", dependencies: ["LensCrypto", "LensSystem"]),
+        // The encodings a manifest is made of: CBOR, JUMBF, JSON, the claim, the labels (in one place).
+        .target(name: "C2PAEncoding", dependencies: ["LensCrypto", "LensSystem"]),
+        .target(name: "C2PA", dependencies: ["C2PAEncoding", "LensCrypto", "LensSystem"]),
         .target(name: "LensBus", dependencies: ["CSystemd", "LensSystem"]),
         // JPEG decoding, encoding and scaling over libturbojpeg: its own module so that lensctl gets
         // it without LensCore's libraries (curl, gps, v4l2, openh264), which cost its start-up ~6 ms.
@@ -91,7 +93,7 @@ let package = Package(
         .target(name: "LensTestSupport", dependencies: ["LensClient"], path: "Tests/LensTestSupport"),
         // A scriptable D-Bus peer for the integration tests (a separate process, any user).
         .executableTarget(name: "lensd-test-peer", dependencies: ["LensBus", "LensSystem"], path: "Tests/LensdPeer"),
-        .testTarget(name: "C2PATests", dependencies: ["C2PA", "LensCrypto", "LensTestSupport"]),
+        .testTarget(name: "C2PATests", dependencies: ["C2PAEncoding", "C2PA", "LensCrypto", "LensTestSupport"]),
         .testTarget(name: "LensBusTests", dependencies: ["LensBus"]),
         .testTarget(name: "LensCoreTests", dependencies: ["LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensCore", "C2PA", "LensCrypto", "LensTestSupport", "LensSystem"]),
         .testTarget(name: "LensFaceTests", dependencies: ["LensCamera", "LensMedia", "LensNetwork", "LensIdentity", "LensStorage", "LensFace", "LensCore", "LensTestSupport", "LensSystem"]),

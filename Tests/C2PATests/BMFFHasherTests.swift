@@ -2,6 +2,7 @@ import LensTestSupport
 import Foundation
 import XCTest
 @testable import C2PA
+@testable import C2PAEncoding
 
 /// The BMFF hasher fed box by box, as the muxer feeds it, against the same hasher reading the
 /// finished file (which c2pa-rs agrees with: MP4SigningTests): equal however the bytes come, and

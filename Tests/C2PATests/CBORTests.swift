@@ -1,6 +1,7 @@
 import LensTestSupport
 import XCTest
 @testable import C2PA
+@testable import C2PAEncoding
 
 final class CBORTests: XCTestCase {
     /// RFC 8949 Appendix A vectors for the items C2PA uses.

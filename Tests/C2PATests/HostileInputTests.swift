@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import C2PA
+@testable import C2PAEncoding
 
 /// Inputs the fuzzers found; each must be refused or read quickly, never crash or hang.
 final class HostileInputTests: XCTestCase {

@@ -1,4 +1,5 @@
 @testable import C2PA
+@testable import C2PAEncoding
 import XCTest
 
 /// The JSON reader lensd's C2PA uses for credentials, trust lists and metadata (RFC 8259):

@@ -2,6 +2,7 @@ import LensTestSupport
 import Foundation
 import XCTest
 @testable import C2PA
+@testable import C2PAEncoding
 import LensCrypto
 
 /// Box structures and hash assertions no honest writer makes: each is refused with a typed

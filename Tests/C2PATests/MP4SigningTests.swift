@@ -2,6 +2,7 @@ import LensTestSupport
 import Foundation
 import XCTest
 @testable import C2PA
+@testable import C2PAEncoding
 
 /// MP4s signed by lensd, judged by c2pa-python (c2pa-rs) and decoded by ffmpeg: Trusted, bound by
 /// c2pa.hash.bmff.v3, and every frame decodes as before.

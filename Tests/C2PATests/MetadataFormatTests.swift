@@ -1,6 +1,7 @@
 import LensTestSupport
 import XCTest
 @testable import C2PA
+@testable import C2PAEncoding
 
 final class MetadataFormatTests: XCTestCase {
     func testCoordinatesUseXMPForm() {

@@ -2,6 +2,7 @@ import Foundation
 import LensTestSupport
 import XCTest
 @testable import C2PA
+@testable import C2PAEncoding
 
 /// ExifWriter's TIFF structure and XMPWriter's packet, byte by byte where a reader depends on it;
 /// PhotoMetadataTests has exiftool read them in a signed photo.

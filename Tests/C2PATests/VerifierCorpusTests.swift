@@ -1,5 +1,6 @@
 import LensTestSupport
 @testable import C2PA
+@testable import C2PAEncoding
 import Foundation
 import LensCrypto
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 @testable import C2PA
+@testable import C2PAEncoding
 
 /// A signed MP4 in memory, with the places tamper tests damage.
 struct MP4Tamper: ByteTampering {

@@ -1,6 +1,7 @@
 import LensTestSupport
 import Foundation
 @testable import C2PA
+@testable import C2PAEncoding
 
 extension TestMP4 {
     /// Copies `input` with a `free` box of `size` bytes spliced in right after ftyp (chunk offsets

@@ -6,8 +6,8 @@ import Glibc
 /// Where a signer writes a file: a temporary file beside the destination, fsynced and renamed
 /// over it only once complete, so a reader never sees a partial file. If anything fails (a full
 /// disk at a write or at fsync), the temporary file is removed and the destination left as it was.
-enum AtomicOutput {
-    static func write(to path: String, _ fill: (borrowing POSIXFile) throws -> Void) throws {
+package enum AtomicOutput {
+    package static func write(to path: String, _ fill: (borrowing POSIXFile) throws -> Void) throws {
         // Beside the destination (same file system, so rename is atomic), named after it: lensd's
         // ResultStore removes what a crash leaves of its own ".tmp-" files this way too.
         let temporary = "\(path).\(String(UInt64.random(in: .min ... .max), radix: 16)).tmp"

@@ -11,19 +11,19 @@ public struct HashedURI: Hashable, Sendable {
         self.algorithm = algorithm
     }
 
-    var cbor: CBOR {
+    package var cbor: CBOR {
         var entries: [(String, CBOR)] = [("url", .text(url)), ("hash", .bytes(hash))]
         if let algorithm { entries.append(("alg", .text(algorithm))) }
         return .textMap(entries)
     }
 
-    init?(cbor: CBOR) {
+    package init?(cbor: CBOR) {
         guard let url = cbor["url"]?.textValue, let hash = cbor["hash"]?.bytesValue else { return nil }
         self.init(url: url, hash: hash, algorithm: cbor["alg"]?.textValue)
     }
 
     /// The assertion label the URI points at, and the manifest label when the URI names one.
-    var assertionTarget: (manifest: String?, label: String)? {
+    package var assertionTarget: (manifest: String?, label: String)? {
         guard let uri = JUMBFURI(url), let label = uri.assertionLabel else { return nil }
         return (uri.manifest, label)
     }

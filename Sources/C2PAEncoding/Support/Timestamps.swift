@@ -7,9 +7,9 @@ import Glibc
 /// Dates as manifests write them, from the C library's calendar arithmetic: Foundation's
 /// Calendar and date formats look up the current time zone through ICU on first use, which
 /// makes 4–5 MB of ICU's code and zone data resident in lensd.
-enum Timestamps {
+package enum Timestamps {
     /// RFC 3339 in UTC with milliseconds, e.g. "2026-11-29T12:00:00.123Z".
-    static func rfc3339UTC(_ date: Date) -> String {
+    package static func rfc3339UTC(_ date: Date) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: 0)
         return String(cFormat: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year, c.month, c.day, c.hour, c.minute, c.second,
                       milliseconds(of: date))
@@ -17,38 +17,38 @@ enum Timestamps {
 
     /// ISO 8601 with an explicit offset, e.g. "2026-11-29T13:00:00+01:00" (XMP's date form), or
     /// "2026-11-29T13:00:00.123+01:00" with `milliseconds`.
-    static func iso8601(_ date: Date, in timeZone: TimeZone, milliseconds: Bool = false) -> String {
+    package static func iso8601(_ date: Date, in timeZone: TimeZone, milliseconds: Bool = false) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: timeZone.secondsFromGMT(for: date))
         return String(cFormat: "%04d-%02d-%02dT%02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
             + (milliseconds ? String(cFormat: ".%03d", self.milliseconds(of: date)) : "") + offset(of: date, in: timeZone)
     }
 
     /// Exif's date-time form, "2026:11:29 13:00:00", as the wall clock of `timeZone` showed it.
-    static func exifDateTime(_ date: Date, in timeZone: TimeZone) -> String {
+    package static func exifDateTime(_ date: Date, in timeZone: TimeZone) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: timeZone.secondsFromGMT(for: date))
         return String(cFormat: "%04d:%02d:%02d %02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.minute, c.second)
     }
 
     /// The time of day in UTC, for Exif's GPSTimeStamp.
-    static func utcTimeOfDay(_ date: Date) -> (hour: Int, minute: Int, second: Int, milliseconds: Int) {
+    package static func utcTimeOfDay(_ date: Date) -> (hour: Int, minute: Int, second: Int, milliseconds: Int) {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: 0)
         return (c.hour, c.minute, c.second, milliseconds(of: date))
     }
 
     /// The milliseconds past the whole second (truncated, as every form here writes them).
-    static func milliseconds(of date: Date) -> Int {
+    package static func milliseconds(of date: Date) -> Int {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         return min(999, Int(((date.timeIntervalSince1970 - seconds) * 1000).rounded(.down)))
     }
 
     /// Exif's date stamp form, "2026:11:29", in UTC.
-    static func exifDateUTC(_ date: Date) -> String {
+    package static func exifDateUTC(_ date: Date) -> String {
         let c = wallTime(date.timeIntervalSince1970.rounded(.down), offset: 0)
         return String(cFormat: "%04d:%02d:%02d", c.year, c.month, c.day)
     }
 
     /// "+01:00" / "-05:30" / "+00:00".
-    static func offset(of date: Date, in timeZone: TimeZone) -> String {
+    package static func offset(of date: Date, in timeZone: TimeZone) -> String {
         let seconds = timeZone.secondsFromGMT(for: date)
         let minutes = abs(seconds) / 60
         return (seconds < 0 ? "-" : "+") + String(cFormat: "%02d:%02d", minutes / 60, minutes % 60)
@@ -56,7 +56,7 @@ enum Timestamps {
 
     /// An RFC 3339 date-time ("2025-04-22T22:45:44.334364Z", "…+02:00"), as chrono reads one;
     /// nil for anything else.
-    static func parseRFC3339(_ text: String) -> Date? {
+    package static func parseRFC3339(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= bytes.count, range.allSatisfy({ (48...57).contains(bytes[$0]) }) else { return nil }

@@ -6,7 +6,7 @@ import LensSystem
 /// Writes chunks to a file on its own thread, so hashing the next chunk overlaps writing the last:
 /// signing a file then costs about what hashing it costs. One write is in flight at a time; the
 /// caller must not touch a chunk's memory until the next `write` or `finish` returns.
-final class BackgroundWriter: @unchecked Sendable {  // `pending` is a caller's buffer handed over by the semaphores, not a value a lock could hold
+package final class BackgroundWriter: @unchecked Sendable {  // `pending` is a caller's buffer handed over by the semaphores, not a value a lock could hold
     // Guarded by the semaphores' hand-off: the caller fills `pending` only after `idle`, the thread
     // reads it only after `work`.
     // A second descriptor of the output (sharing its position), owned by this writer's thread.
@@ -18,13 +18,13 @@ final class BackgroundWriter: @unchecked Sendable {  // `pending` is a caller's 
     private var pending: UnsafeRawBufferPointer?
     private var failure: Error?
 
-    init(output: borrowing POSIXFile) throws {
+    package init(output: borrowing POSIXFile) throws {
         file = try output.io("dup") { (file) throws(Errno) in try file.duplicate() }
         path = output.path
         Threads.start(named: "lensd-writer") { [self] in loop() }
     }
 
-    func write(_ chunk: UnsafeRawBufferPointer) throws {
+    package func write(_ chunk: UnsafeRawBufferPointer) throws {
         idle.wait()
         if let failure { idle.signal(); throw failure }
         pending = chunk
@@ -32,7 +32,7 @@ final class BackgroundWriter: @unchecked Sendable {  // `pending` is a caller's 
     }
 
     /// Waits for the last write and stops the thread.
-    func finish() throws {
+    package func finish() throws {
         idle.wait()
         pending = nil
         work.signal()

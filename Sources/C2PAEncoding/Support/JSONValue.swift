@@ -14,7 +14,7 @@ public enum JSONValue: Sendable, Equatable, Encodable {
         self.init(any: try JSONParser.parse(bytes, fragments: true))
     }
 
-    init(any: Any) {
+    package init(any: Any) {
         switch any {
         case let a as [Any]: self = .array(a.map(JSONValue.init(any:)))
         case let o as [String: Any]: self = .object(o.mapValues(JSONValue.init(any:)))

@@ -72,7 +72,7 @@ public struct Claim: Sendable {
     }
 
     /// Builds the CBOR of a v2 claim.
-    static func encodeV2(instanceID: String, generator: ClaimGeneratorInfo, signatureURL: String,
+    package static func encodeV2(instanceID: String, generator: ClaimGeneratorInfo, signatureURL: String,
                          createdAssertions: [HashedURI], algorithm: DigestAlgorithm) -> [UInt8] {
         CBOR.textMap([
             ("instanceID", .text(instanceID)),

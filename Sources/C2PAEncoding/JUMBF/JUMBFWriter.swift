@@ -1,5 +1,5 @@
-enum JUMBFWriter {
-    static func box(type: String, payload: [UInt8]) -> [UInt8] {
+package enum JUMBFWriter {
+    package static func box(type: String, payload: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(payload.count + 8)
         out.appendBigEndian(UInt32(payload.count + 8))

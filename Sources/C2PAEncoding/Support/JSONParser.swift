@@ -1,20 +1,20 @@
 /// JSON null in what `JSONParser` returns.
-struct JSONNull: Sendable, Equatable {}
+package struct JSONNull: Sendable, Equatable {}
 
 /// Untrusted JSON (RFC 8259) in one pass, into the loose shape JSONSerialization returned:
 /// `[String: Any]`, `[Any]`, `String`, `Double`, `Bool` and `JSONNull`. Written here because
 /// JSONSerialization comes with the Foundation that links all of ICU into lensd and lensctl, and a
 /// decoder that tries each type in turn costs O(depth²) per value (a fuzzer found that hang).
 /// Nesting is bounded, strings must be UTF-8, and a duplicate key keeps its last value.
-struct JSONParser {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+package struct JSONParser {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     static let maximumDepth = 512
 
     /// `fragments`: a top-level string, number, boolean or null is accepted too.
-    static func parse(_ bytes: [UInt8], fragments: Bool = false) throws(Failure) -> Any {
+    package static func parse(_ bytes: [UInt8], fragments: Bool = false) throws(Failure) -> Any {
         var parser = JSONParser(bytes: bytes)
         parser.skipSpace()
         if !fragments, parser.peek != UInt8(ascii: "{"), parser.peek != UInt8(ascii: "[") {

@@ -37,7 +37,7 @@ public enum JUMBFParser {
         return RawBox(type: type, payload: try r.readBytes(payloadSize))
     }
 
-    static func fourCC(_ bytes: ArraySlice<UInt8>) -> String {
+    package static func fourCC(_ bytes: ArraySlice<UInt8>) -> String {
         String(decoding: bytes.map { (0x20...0x7e).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     }
 

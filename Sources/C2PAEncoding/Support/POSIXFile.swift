@@ -5,11 +5,11 @@ import Glibc
 
 /// A file the signer and verifier read or write, with its path for error messages: a
 /// `FileDescriptor` whose failures become `C2PAError.io` naming the call and the file.
-struct POSIXFile: ~Copyable {
+package struct POSIXFile: ~Copyable {
     let descriptor: FileDescriptor
-    let path: String
+    package let path: String
 
-    init(path: String, flags: Int32, mode: mode_t = 0o644) throws {
+    package init(path: String, flags: Int32, mode: mode_t = 0o644) throws {
         do {
             descriptor = try FileDescriptor.open(path, flags, mode: mode)
         } catch {
@@ -29,12 +29,12 @@ struct POSIXFile: ~Copyable {
     }
 
     /// Reads up to `buffer.count` bytes; 0 means end of file.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         try io("read") { (file) throws(Errno) in try file.read(into: buffer) }
     }
 
     /// Reads exactly `count` bytes at `offset`; a file that ends first is malformed input.
-    func read(count: Int, at offset: Int) throws -> [UInt8] {
+    package func read(count: Int, at offset: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let n = try bytes.withUnsafeMutableBytes { try read(into: $0, at: offset) }
         guard n == count else { throw C2PAError.malformed("\(path) ends at \(offset + n), \(count) bytes were needed at \(offset)") }
@@ -42,14 +42,14 @@ struct POSIXFile: ~Copyable {
     }
 
     /// Reads up to `buffer.count` bytes at `offset` without moving the file position; fewer only at the end.
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
         try io("read") { (file) throws(Errno) in try file.read(into: buffer, at: offset) }
     }
 
     /// `prefix` (what was read already) and the rest of the file: for a regular file one buffer of
     /// its size, filled in place (no growing copies, which cost a 4 MB photo several ms); a pipe,
     /// whose size is 0, is read on in chunks.
-    func readRest(after prefix: [UInt8]) throws -> [UInt8] {
+    package func readRest(after prefix: [UInt8]) throws -> [UInt8] {
         var bytes = try [UInt8](unsafeUninitializedCapacity: max(try size, prefix.count)) { buffer, count in
             count = buffer.initialize(from: prefix).1
             while count < buffer.count {
@@ -65,23 +65,23 @@ struct POSIXFile: ~Copyable {
         return bytes
     }
 
-    var size: Int {
+    package var size: Int {
         get throws { try io("stat") { (file) throws(Errno) in try file.size() } }
     }
 
-    func sync() throws {
+    package func sync() throws {
         try io("fsync") { (file) throws(Errno) in try file.sync() }
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         try io("write") { (file) throws(Errno) in try file.writeAll(bytes) }
     }
 
-    func write(_ bytes: [UInt8], at offset: Int) throws {
+    package func write(_ bytes: [UInt8], at offset: Int) throws {
         try io("write") { (file) throws(Errno) in try file.writeAll(bytes, at: offset) }
     }
 
-    func seek(to offset: Int) throws {
+    package func seek(to offset: Int) throws {
         try io("seek") { (file) throws(Errno) in _ = try file.seek(to: offset) }
     }
 
@@ -89,7 +89,7 @@ struct POSIXFile: ~Copyable {
     /// file that is not empty; nil for anything else (a pipe), which the caller then reads. The
     /// mapping is undone when `body` returns. Whoever can shrink the file meanwhile can make a read
     /// of the lost pages fault (SIGBUS): map only what the caller's process may lose that way.
-    func mapped<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result? {
+    package func mapped<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result? {
         let status = try io("stat") { (file) throws(Errno) in try file.status() }
         guard status.st_mode & S_IFMT == S_IFREG else { return nil }
         return try descriptor.withMapping(size: Int(status.st_size), body)
@@ -97,7 +97,7 @@ struct POSIXFile: ~Copyable {
 
     /// Like `mapped`, for a file that must be mapped: an empty file is an empty buffer, and a
     /// file that cannot be mapped is an error. The file must not shrink meanwhile.
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
         let size = try size
         guard size > 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         guard let result = try descriptor.withMapping(size: size, body) else { throw C2PAError.unsupported("mmap \(path) failed") }
