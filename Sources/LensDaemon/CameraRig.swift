@@ -4,29 +4,28 @@ import LensSystem
 
 /// The cameras and the thread they live on. Camera objects are not thread-safe, so every call to
 /// them runs on `worker`; the bus thread keeps only snapshots of their state.
-final class CameraRig: @unchecked Sendable {  // `cameras` are touched only by jobs on `worker`; the rest is immutable or locked
-    // `cameras` is touched only by jobs on `worker`.
-    private let cameras: [any Camera]
+final class CameraRig: Sendable {
     private let worker = SerialWorker(name: "lensd-camera")
+    private let cameras: WorkerConfined<[any Camera]>
     let descriptions: [CameraDescription]
+    /// The state snapshots, read before the cameras went to the worker.
+    let initialStates: [CameraState]
     /// The sinks that want the claimed camera's frames (the preview); see FramePump.
     let frames = FramePipeline()
 
     init(_ cameras: [any Camera]) {
-        self.cameras = cameras
-        descriptions = cameras.map(\.state.description)
+        initialStates = cameras.map(\.state)
+        descriptions = initialStates.map(\.description)
+        self.cameras = WorkerConfined(cameras, on: worker)
     }
 
-    var isEmpty: Bool { cameras.isEmpty }
-
-    /// The state snapshots, read before the cameras are shared with the worker.
-    func initialStates() -> [CameraState] { cameras.map(\.state) }
+    var isEmpty: Bool { descriptions.isEmpty }
 
     /// Runs `body` on the camera thread with camera `index`, then `completion` with its result
     /// (on the camera thread too; callers post back to their loop).
     func run<T: Sendable>(on index: Int, _ body: @escaping @Sendable (any Camera) throws -> T,
                           completion: @escaping @Sendable (Result<T, Error>, CameraState) -> Void) {
-        worker.submit { [self] in
+        cameras.submit { cameras in
             let camera = cameras[index]
             let result = Result { try body(camera) }
             completion(result, camera.state)
@@ -36,14 +35,14 @@ final class CameraRig: @unchecked Sendable {  // `cameras` are touched only by j
     /// Offers the next frame of the open camera to `frames`, then calls `completion` with false
     /// when no camera was open (ChangeCamera closes one before it opens the next).
     func offerNextFrame(completion: @escaping @Sendable (Result<Bool, Error>) -> Void) {
-        worker.submit { [self] in
+        cameras.submit { [frames] cameras in
             guard let camera = cameras.first(where: { $0.videoFrameSize != nil }) else { return completion(.success(false)) }
             completion(Result { try camera.withNextVideoFrame { frames.deliver($0) }; return true })
         }
     }
 
     func stop() {
-        worker.submit { [self] in cameras.forEach { $0.close() } }
+        cameras.submit { $0.forEach { $0.close() } }
         worker.stop()
     }
 }

@@ -29,7 +29,7 @@ final class Cameras: CaptureFlow {
         self.host = host
         self.sessions = sessions
         rig = CameraRig(cameras)
-        states = rig.initialStates()
+        states = rig.initialStates
         currentIndex = CameraSelection.initial(states.map(\.description.position)) ?? 0
     }
 
@@ -159,7 +159,7 @@ final class Cameras: CaptureFlow {
         let old = rig
         rig = CameraRig(CameraCatalog.v4l2Cameras(devices, configuration))
         old.stop()
-        states = rig.initialStates()
+        states = rig.initialStates
         currentIndex = devices.firstIndex { $0.path == currentPath } ?? CameraSelection.initial(devices.map(\.position)) ?? 0
         isConnected = true
         availabilityChanged()

@@ -8,7 +8,7 @@ import Synchronization
 /// is idle (so it skips frames when it falls behind, never delaying the camera), downscales it to
 /// a fixed luma plane there and runs the auto-capture controller on it. The controller keeps the
 /// full-size copy of the best candidate only: memory is that frame plus the one being scored.
-final class FaceWatch: FrameSink, @unchecked Sendable {  // `controller` and `generation` live on `worker`
+final class FaceWatch: FrameSink, Sendable {
     /// The luma plane detection runs on fits this box (FACTS: 5–10 ms per frame at 320×240).
     static let lumaBox = (width: 320, height: 240)
 
@@ -21,31 +21,36 @@ final class FaceWatch: FrameSink, @unchecked Sendable {  // `controller` and `ge
         let step: FaceAutoCaptureStep<FrameCopy>
     }
 
+    /// What the detection thread keeps: the controller, and which run of it this is.
+    private struct Scoring {
+        var controller: FaceAutoCapture<FrameCopy>
+        var generation = 0
+    }
+
     private let worker = SerialWorker(name: "lensd-face")
-    private let scoring = Atomic<Bool>(false)
-    private var controller: FaceAutoCapture<FrameCopy>
-    private var generation = 0
+    private let scoring: WorkerConfined<Scoring>
+    private let busy = Atomic<Bool>(false)
     private let report: @Sendable (FaceWatch, Result<Report, Error>) -> Void
 
     init(controller: FaceAutoCapture<FrameCopy>, report: @escaping @Sendable (FaceWatch, Result<Report, Error>) -> Void) {
-        self.controller = controller
+        scoring = WorkerConfined(Scoring(controller: controller), on: worker)
         self.report = report
     }
 
     /// Camera thread.
     func offer(_ frame: VideoFrame) {
-        guard scoring.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         var taken = FrameCopy()
         taken.copy(frame)
-        worker.submit { [self, copy = taken] in
-            defer { scoring.store(false, ordering: .releasing) }
+        scoring.submit { [self, copy = taken] scoring in
+            defer { busy.store(false, ordering: .releasing) }
             do {
                 let size = Self.lumaSize(width: copy.width, height: copy.height)
                 let luma = try LumaImage(rgb: try copy.scaledRGB(width: size.width, height: size.height),
                                          width: size.width, height: size.height)
                 let millis = Int64((copy.timestamp * 1000).rounded())
-                guard let step = controller.process(luma, timestampMillis: millis, frame: copy) else { return }
-                report(self, .success(Report(generation: generation, sequence: copy.sequence, lumaSize: size, step: step)))
+                guard let step = scoring.controller.process(luma, timestampMillis: millis, frame: copy) else { return }
+                report(self, .success(Report(generation: scoring.generation, sequence: copy.sequence, lumaSize: size, step: step)))
             } catch {
                 report(self, .failure(error))
             }
@@ -53,13 +58,13 @@ final class FaceWatch: FrameSink, @unchecked Sendable {  // `controller` and `ge
     }
 
     /// Loop thread; applied between two frames, in order with them.
-    func requestCapture() { worker.submit { [self] in controller.requestCapture() } }
+    func requestCapture() { scoring.submit { $0.controller.requestCapture() } }
 
     /// Loop thread; reports of the run before carry the old generation.
     func restart(generation next: Int) {
-        worker.submit { [self] in
-            controller.restart()
-            generation = next
+        scoring.submit { scoring in
+            scoring.controller.restart()
+            scoring.generation = next
         }
     }
 

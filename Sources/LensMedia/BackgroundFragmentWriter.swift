@@ -9,66 +9,70 @@ import Synchronization
 /// taken and coded meanwhile. At most `depth` fragments wait; past that the recorder waits too,
 /// and the camera drops frames as on any overloaded system. A write that failed is reported by
 /// the next `append` or by `finish`.
-final class BackgroundFragmentWriter: @unchecked Sendable {  // `writer` is touched only on `worker`
-    private let writer: FragmentedMP4Writer
+final class BackgroundFragmentWriter: Sendable {
+    /// What was handed over and what of it is written; a write that failed.
+    private struct Progress {
+        var failure: Error?
+        var writtenSize: Int
+        var writtenDuration = 0.0
+        var pendingBytes = 0
+        var pendingDuration = 0.0
+        /// Samples (picture and sound) and fragments handed over so far, written or waiting.
+        var samples = 0
+        var fragments = 0
+    }
+
     private let worker = SerialWorker(name: "lensd-video-writer")
+    private let writer: WorkerConfined<FragmentedMP4Writer>
     private let slots: DispatchSemaphore
-    private let lock = Lock()
-    // Guarded by `lock`.
-    private var failure: Error?
-    private var writtenSize: Int
-    private var writtenDuration = 0.0
-    private var pendingBytes = 0
-    private var pendingDuration = 0.0
-    /// Samples (picture and sound) and fragments handed over so far, written or waiting.
-    private var samples = 0
-    private var fragments = 0
+    private let progress: Mutex<Progress>
     private let journalMovieSize: Int
 
     init(_ writer: FragmentedMP4Writer, depth: Int = 4) {
-        self.writer = writer
-        writtenSize = writer.size
+        progress = Mutex(Progress(writtenSize: writer.size))
         journalMovieSize = writer.journalMovieSize
         slots = DispatchSemaphore(value: depth)
+        self.writer = WorkerConfined(writer, on: worker)
     }
 
     /// The most the final moov can take with `moreSamples` samples in one more fragment than
     /// handed over so far (FragmentedMP4Writer.finalMovieBound).
     func finalMovieBound(addingSamples moreSamples: Int) -> Int {
-        let (samples, fragments) = lock.withLock { (self.samples, self.fragments) }
+        let (samples, fragments) = progress.withLock { ($0.samples, $0.fragments) }
         return FragmentedMP4Writer.finalMovieBound(journalMovieSize: journalMovieSize, samples: samples + moreSamples,
                                                    fragments: fragments + 1)
     }
 
     /// Bytes in the file plus those of the fragments waiting for it.
-    var size: Int { lock.withLock { writtenSize + pendingBytes } }
-    var duration: Double { lock.withLock { writtenDuration + pendingDuration } }
+    var size: Int { progress.withLock { $0.writtenSize + $0.pendingBytes } }
+    var duration: Double { progress.withLock { $0.writtenDuration + $0.pendingDuration } }
 
     func append(_ samples: [VideoSample], audio: [AudioSample]) throws {
-        if let failure = lock.withLock({ failure }) { throw failure }
+        if let failure = progress.withLock({ $0.failure }) { throw failure }
         slots.wait()
         let bytes = samples.reduce(0) { $0 + $1.data.count } + audio.reduce(0) { $0 + $1.data.count }
         let seconds = Double(samples.reduce(0) { $0 + Int($1.duration) }) / Double(FragmentedMP4Writer.timescale)
-        lock.withLock {
-            pendingBytes += bytes
-            pendingDuration += seconds
-            self.samples += samples.count + audio.count
-            fragments += 1
+        progress.withLock {
+            $0.pendingBytes += bytes
+            $0.pendingDuration += seconds
+            $0.samples += samples.count + audio.count
+            $0.fragments += 1
         }
-        worker.submit { [self] in
+        writer.submit { [self] writer in
             defer { slots.signal() }
             do {
                 try writer.appendFragment(samples, audio: audio)
-                lock.withLock {
-                    writtenSize = writer.size
-                    writtenDuration = writer.duration
+                let (size, duration) = (writer.size, writer.duration)
+                progress.withLock {
+                    $0.writtenSize = size
+                    $0.writtenDuration = duration
                 }
             } catch {
-                lock.withLock { if failure == nil { failure = error } }
+                progress.withLock { if $0.failure == nil { $0.failure = error } }
             }
-            lock.withLock {
-                pendingBytes -= bytes
-                pendingDuration -= seconds
+            progress.withLock {
+                $0.pendingBytes -= bytes
+                $0.pendingDuration -= seconds
             }
         }
     }
@@ -77,7 +81,7 @@ final class BackgroundFragmentWriter: @unchecked Sendable {  // `writer` is touc
     /// A write that failed before leaves the fragments written until then to finalize.
     func finish() throws -> FinalizedMP4 {
         let result = LockedResult()
-        worker.submit { [self] in result.set(Result { try writer.finish() }) }
+        writer.submit { writer in result.set(Result { try writer.finish() }) }
         worker.stop()
         return try result.get()
     }

@@ -47,7 +47,7 @@ private func runThreadBody(_ context: UnsafeMutableRawPointer?) -> UnsafeMutable
     return nil
 }
 
-private final class ThreadBody: @unchecked Sendable {
+private final class ThreadBody: Sendable {
     let name: String
     let body: @Sendable () -> Void
 

@@ -7,14 +7,14 @@ import Synchronization
 
 /// A camera on its own thread, as lensd's CameraRig: while pumping, one frame per job goes to
 /// `pipeline`, and photos and recordings queued meanwhile run between two frames.
-final class BenchRig: @unchecked Sendable {  // `camera` only on `worker`
+final class BenchRig: Sendable {
     let pipeline = FramePipeline()
-    private let camera: SyntheticCamera
     private let worker = SerialWorker(name: "bench-camera")
+    private let camera: WorkerConfined<SyntheticCamera>
     private let pumping = Atomic(false)
 
     init(_ camera: SyntheticCamera) {
-        self.camera = camera
+        self.camera = WorkerConfined(camera, on: worker)
         onCameraNoResult { try? $0.open() }
     }
 
@@ -33,7 +33,7 @@ final class BenchRig: @unchecked Sendable {  // `camera` only on `worker`
         // Handed over by the semaphore: written on the camera thread before signal(), read after wait().
         nonisolated(unsafe) var result: Result<T, Error>?
         let done = DispatchSemaphore(value: 0)
-        worker.submit { [self] in
+        camera.submit { camera in
             result = Result { try body(camera) }
             done.signal()
         }
@@ -67,7 +67,7 @@ final class BenchRig: @unchecked Sendable {  // `camera` only on `worker`
     }
 
     private func pump() {
-        worker.submit { [self] in
+        camera.submit { [self] camera in
             guard pumping.load(ordering: .relaxed) else { return }
             try? camera.withNextVideoFrame { pipeline.deliver($0) }
             pump()
