@@ -5,7 +5,7 @@ import Synchronization
 
 /// Work other threads hand to the loop: a locked queue plus an eventfd the loop watches.
 /// Nothing but write(2) on the eventfd touches sd-event from outside the loop thread.
-final class PostedWork: @unchecked Sendable {  // `source` belongs to the loop thread
+final class PostedWork {
     // `queue` is locked and `eventFD` is only written from other threads.
     private let queue = Mutex<[@Sendable () -> Void]>([])
     /// Closed with this object, after the loop detached its source.

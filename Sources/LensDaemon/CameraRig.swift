@@ -21,6 +21,9 @@ final class CameraRig: Sendable {
 
     var isEmpty: Bool { descriptions.isEmpty }
 
+    /// State of another holder's that only jobs on the camera thread touch (a recording's recorder).
+    func confined<State>(_ state: State) -> WorkerConfined<State> { WorkerConfined(state, on: worker) }
+
     /// Runs `body` on the camera thread with camera `index`, then `completion` with its result
     /// (on the camera thread too; callers post back to their loop).
     func run<T: Sendable>(on index: Int, _ body: @escaping @Sendable (any Camera) throws -> T,

@@ -11,12 +11,13 @@ import LensCore
 import Synchronization
 
 /// One recording in progress, shared by the loop and the camera thread.
-final class Recording: @unchecked Sendable {  // the recorder and `facts` change on the camera thread only; the rest is immutable or atomic
+final class Recording: Sendable {
     let name: String
     let uid: UInt32
     /// Changed by the camera thread while recording (see recorded(withDigitalZoom:)); read on
     /// the loop once the recording has ended.
-    private(set) var facts: VideoSigning.Facts
+    private let changingFacts: Mutex<VideoSigning.Facts>
+    var facts: VideoSigning.Facts { changingFacts.withLock { $0 } }
     let fix: LocationFix?
     let path: String
     let encoding: VideoEncoding
@@ -30,16 +31,17 @@ final class Recording: @unchecked Sendable {  // the recorder and `facts` change
     /// What VideoRecordingProgress shows, updated by the camera thread after every frame.
     let recordedMilliseconds = Atomic<Int>(0)
     let recordedBytes = Atomic<Int>(0)
-    /// Made by the first frame's job, at the rate the open camera streams; camera thread only.
-    private var recorder: VideoRecorder?
+    /// Made by the first frame's job, at the rate the open camera streams.
+    private let recorder: WorkerConfined<VideoRecorder?>
     /// Capturing from StartVideoCapture on; handed to the recorder with the first frame.
     private let microphone: Microphone?
 
     init(name: String, uid: UInt32, facts: VideoSigning.Facts, fix: LocationFix?, path: String,
-         encoding: VideoEncoding, tracksDigitalZoom: Bool, limits: RecordingLimits, microphone: Microphone?) {
+         encoding: VideoEncoding, tracksDigitalZoom: Bool, limits: RecordingLimits, microphone: Microphone?, rig: CameraRig) {
         self.name = name
         self.uid = uid
-        self.facts = facts
+        changingFacts = Mutex(facts)
+        recorder = rig.confined(nil)
         self.fix = fix
         self.path = path
         self.encoding = encoding
@@ -52,8 +54,12 @@ final class Recording: @unchecked Sendable {  // the recorder and `facts` change
     /// ratio: exif:DigitalZoomRatio says the largest any recorded frame was made with — how far
     /// the picture was at most enlarged — and the facts kept for recovery follow it.
     func recorded(withDigitalZoom ratio: Double?) {
-        guard let ratio, ratio > (facts.digitalZoomRatio ?? 1) else { return }
-        facts.digitalZoomRatio = ratio
+        let facts: VideoSigning.Facts? = changingFacts.withLock { facts in
+            guard let ratio, ratio > (facts.digitalZoomRatio ?? 1) else { return nil }
+            facts.digitalZoomRatio = ratio
+            return facts
+        }
+        guard let facts, let ratio else { return }
         do {
             try RecordingFacts(facts: facts, fix: fix).write(besides: path)
         } catch {
@@ -63,11 +69,14 @@ final class Recording: @unchecked Sendable {  // the recorder and `facts` change
 
     /// Camera thread.
     func recorder(for camera: any Camera) -> VideoRecorder {
-        if let recorder { return recorder }
-        let made = VideoRecorder(path: path, encoding: encoding, frameRate: camera.videoFrameRate ?? 30, creationTime: facts.startTime,
-                                 metadata: facts.metadata(location: fix, generator: Publishing.generator), microphone: microphone)
-        recorder = made
-        return made
+        let facts = facts
+        return recorder.withState { recorder in
+            if let recorder { return recorder }
+            let made = VideoRecorder(path: path, encoding: encoding, frameRate: camera.videoFrameRate ?? 30, creationTime: facts.startTime,
+                                     metadata: facts.metadata(location: fix, generator: Publishing.generator), microphone: microphone)
+            recorder = made
+            return made
+        }
     }
 }
 
@@ -144,7 +153,7 @@ final class VideoFlow: CaptureFlow {
                                   encoding: configuration.videoEncoding,
                                   tracksDigitalZoom: state.digitalZoom && state.zoomAppliesToVideo,
                                   limits: RecordingLimits(configuration, share: store.freeSpaceShare(of: session.uid)),
-                                  microphone: microphone)
+                                  microphone: microphone, rig: cameras.rig)
         do {
             try host.transition(by: session.number) { try $0.startRecording(name, by: session.number, withSound: microphone != nil) }
         } catch {

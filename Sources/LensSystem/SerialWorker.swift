@@ -1,17 +1,18 @@
 import FoundationEssentials
 import Glibc
 import Dispatch
-import LensSystem
 import Synchronization
 
 /// A dedicated thread running jobs one at a time, in order. Camera and signing work goes here,
 /// never on the bus thread and never on Dispatch's width-limited global queue (blocked device I/O
-/// there starves everything else; ../shared/dbus/FACTS.md §5).
+/// there starves everything else).
 public final class SerialWorker: Sendable {
     private let jobs = Mutex<[@Sendable () -> Void]>([])
     /// Signalled once for every job queued and once by `stop`; the thread takes one job per signal.
     private let work = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    /// The worker's thread (pthread_t), once it runs.
+    private let thread = Atomic<UInt>(0)
 
     public init(name: String) {
         Threads.start(named: name) { [self] in run() }
@@ -28,7 +29,11 @@ public final class SerialWorker: Sendable {
         finished.wait()
     }
 
+    /// Whether the caller is this worker's thread, i.e. runs in one of its jobs.
+    public var isCurrent: Bool { thread.load(ordering: .acquiring) == UInt(pthread_self()) }
+
     private func run() {
+        thread.store(UInt(pthread_self()), ordering: .releasing)
         while true {
             work.wait()
             // Each job is queued before its signal, so a signal that finds no job is stop's,

@@ -8,7 +8,9 @@ import Darwin
 /// links all of ICU into lensd and lensctl.
 public enum Threads {
     /// Runs `body` on a new thread of its own, named `name` (cut to the 15 bytes Linux keeps).
-    public static func start(named name: String, _ body: @escaping @Sendable () -> Void) {
+    /// `body` is sent there: what it captures (a device handed to its reader thread) may be
+    /// non-Sendable, as long as the caller keeps no use of it.
+    public static func start(named name: String, _ body: sending @escaping () -> Void) {
         let context = Unmanaged.passRetained(ThreadBody(name: name, body: body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, runThreadBody, context)
@@ -47,11 +49,12 @@ private func runThreadBody(_ context: UnsafeMutableRawPointer?) -> UnsafeMutable
     return nil
 }
 
-private final class ThreadBody: Sendable {
+/// Handed to the new thread through pthread_create's context pointer, and used there only.
+private final class ThreadBody {
     let name: String
-    let body: @Sendable () -> Void
+    let body: () -> Void
 
-    init(name: String, body: @escaping @Sendable () -> Void) {
+    init(name: String, body: @escaping () -> Void) {
         self.name = name
         self.body = body
     }

@@ -11,6 +11,13 @@ public final class WorkerConfined<State>: @unchecked Sendable {  // `state` is o
         self.worker = worker
     }
 
+    /// For code that already runs in a job on the worker (another holder's job on the same
+    /// worker): the state, now.
+    public func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        precondition(worker.isCurrent, "worker-confined state opened off its worker's thread")
+        return try body(&state)
+    }
+
     /// Queues `job` on the worker, with the state.
     public func submit(_ job: @escaping @Sendable (inout State) -> Void) {
         worker.submit { [self] in job(&state) }

@@ -5,7 +5,7 @@ import LensSystem
 
 /// One ALSA capture PCM in lensd's format (interleaved S16, 48 kHz), read after bounded waits.
 /// Opened on the caller's thread, then handed to the audio thread, which alone uses it.
-final class ALSACapture: @unchecked Sendable {  // the PCM is used by one thread at a time: the opener's, then only the audio thread
+final class ALSACapture {
     let device: String
     let channels: Int
     private let pcm: OpaquePointer
