@@ -5,7 +5,7 @@ import XCTest
 
 final class JUMBFTests: XCTestCase {
     func testDescriptionBoxMatchesTheSpecLayout() {
-        // From ../shared/c2pa/FORMAT.md §4.2: the store's description box.
+        // The manifest store's description box as the C2PA specification lays it out (JUMBF, ISO 19566-5).
         let store = JUMBFSuperbox(description: JUMBFDescription(type: .manifestStore, label: "c2pa"), children: [])
         XCTAssertEqual(store.encoded.hexString,
                        "00000026" + "6a756d62" + "0000001e" + "6a756d64" + "63327061" + "00110010800000aa00389b71"

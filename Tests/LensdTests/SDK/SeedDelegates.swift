@@ -2,7 +2,7 @@ import Foundation
 import LensClient
 import Synchronization
 
-// The delegates of the seeds (../shared/seeds: the SDK's guide and its sample app), written as
+// The delegates of the verified-capture SDK lensd mirrors (its guide and sample app), written as
 // they write them, with Linux types substituted (Data for UIImage, Double for CGFloat, LensPoint for
 // CGPoint); each body records the call instead of the seed's comment. If LensClient renamed a
 // method or a label, a type here would no longer conform, or a call would reach no method of it.
