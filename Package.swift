@@ -35,8 +35,9 @@ let package = Package(
         .target(name: "CTSS2", linkerSettings: [.linkedLibrary("dl")]),
 
         // Swift modules.
-        // File descriptors, errno and the one place file system calls are made (EINTR retried,
-        // faults injectable by tests): pure Swift over Glibc, below C2PA, LensCore and LensClient.
+        // File descriptors, errno and the one place file, descriptor and device calls are made (EINTR
+        // retried, faults injectable by tests), threads and the clock: Swift over Glibc and CLinux
+        // (memfd, seals, eventfd), below every other module.
         .target(name: "LensSystem", dependencies: ["CLinux"]),
         // The frozen names of the D-Bus API (bus names, paths, errors, signals), spelled once for
         // the daemon, LensClient and lensctl: pure Swift, no dependencies.

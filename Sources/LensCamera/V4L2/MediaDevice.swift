@@ -21,10 +21,12 @@ enum MediaDevice {
     /// The graph at `path`, read in two passes: the counts, then the arrays. A graph that
     /// changes in between (ENOSPC: it grew) is read again.
     static func topology(at path: String) throws -> MediaTopology {
-        let device = try open(path)
-        let fd = device.rawValue
+        try topology(of: open(path), path: path)
+    }
+
+    private static func topology(of device: borrowing FileDescriptor, path: String) throws -> MediaTopology {
         var counts = media_v2_topology()
-        try getTopology(fd, &counts)
+        try getTopology(device, &counts)
         for _ in 0..<3 {
             guard [counts.num_entities, counts.num_interfaces, counts.num_links].allSatisfy({ $0 <= maximumElements }) else {
                 throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY: more than \(maximumElements) elements", code: E2BIG)
@@ -42,7 +44,7 @@ enum MediaDevice {
                             topology.ptr_interfaces = address(interfaceBuffer)
                             topology.ptr_links = address(linkBuffer)
                             topology.ptr_pads = 0
-                            try getTopology(fd, &topology)
+                            try getTopology(device, &topology)
                         }
                     }
                 }
@@ -66,11 +68,10 @@ enum MediaDevice {
         }
     }
 
-    /// A media controller node: libv4l2 does not handle these, so a plain ioctl. `fd` is
-    /// borrowed from `topology(at:)`, which keeps it open.
-    private static func getTopology(_ fd: Int32, _ topology: inout media_v2_topology) throws {
+    /// A media controller node: libv4l2 does not handle these, so a plain ioctl.
+    private static func getTopology(_ device: borrowing FileDescriptor, _ topology: inout media_v2_topology) throws {
         do {
-            try FileDescriptor.borrowing(fd) { (device) throws(Errno) in try device.control(CV4L2_MEDIA_IOC_G_TOPOLOGY, &topology) }
+            try device.control(CV4L2_MEDIA_IOC_G_TOPOLOGY, &topology)
         } catch {
             throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY", code: error.rawValue)
         }
