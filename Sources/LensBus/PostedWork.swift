@@ -30,7 +30,7 @@ final class PostedWork {
         queue.withLock { $0.append(work) }
         var one: UInt64 = 1
         // Fails only with EAGAIN when the counter is saturated, i.e. a wake-up is pending anyway.
-        _ = try? withUnsafeBytes(of: &one) { (bytes) throws(Errno) in try eventFD.write(bytes) }
+        _ = try? withUnsafeBytes(of: &one) { (bytes) throws(SystemError) in try eventFD.write(bytes) }
     }
 
     /// Called from the loop's deinit, while the event loop is still alive.
@@ -40,7 +40,7 @@ final class PostedWork {
 
     private func drain() {
         var counter: UInt64 = 0
-        _ = try? withUnsafeMutableBytes(of: &counter) { (bytes) throws(Errno) in try eventFD.read(into: bytes) }
+        _ = try? withUnsafeMutableBytes(of: &counter) { (bytes) throws(SystemError) in try eventFD.read(into: bytes) }
         let work = queue.withLock { queue in
             defer { queue.removeAll() }
             return queue

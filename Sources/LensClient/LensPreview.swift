@@ -104,8 +104,8 @@ private final class PipeReader: Sendable {
             let count: Int
             do {
                 // The descriptor stays this reader's: closed as described above.
-                count = try FileDescriptor.borrowing(fd) { (pipe) throws(Errno) in
-                    try chunk.withUnsafeMutableBufferPointer { (buffer) throws(Errno) in try pipe.read(into: UnsafeMutableRawBufferPointer(buffer)) }
+                count = try FileDescriptor.borrowing(fd) { (pipe) throws(SystemError) in
+                    try chunk.withUnsafeMutableBufferPointer { (buffer) throws(SystemError) in try pipe.read(into: UnsafeMutableRawBufferPointer(buffer)) }
                 }
             } catch {
                 return LensClientError.disconnected("reading the preview failed: \(error)")

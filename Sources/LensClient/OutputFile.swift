@@ -46,9 +46,9 @@ public enum OutputFile {
         /// The failed call's errno, when one failed (`.noSpace` for a full disk).
         public let errno: Errno?
 
-        init(_ message: String, errno: Errno? = nil, kind: Kind = .failed) {
-            self.message = errno.map { "\(message): \($0)" } ?? message
-            self.errno = errno
+        init(_ message: String, cause: SystemError? = nil, kind: Kind = .failed) {
+            self.message = cause.map { "\(message): \($0.errno)" } ?? message
+            self.errno = cause?.errno
             self.kind = kind
         }
 
@@ -67,18 +67,18 @@ public enum OutputFile {
             }
             return .standardOutput
         }
-        let info: stat
+        let info: FileStatus
         do {
             info = try FileSystem.status(option, followingLinks: false)
-        } catch .notFound {
+        } catch where error.errno == .notFound {
             // A trailing slash means a directory: never a file named after it.
             if option.hasSuffix("/") { throw Failure("no such directory: \(option)", kind: .noSuchDirectory) }
             try requireWritableDirectory(of: option)
             return .file(option)
         } catch {
-            throw Failure("cannot inspect \(option)", errno: error)
+            throw Failure("cannot inspect \(option)", cause: error)
         }
-        switch info.st_mode & S_IFMT {
+        switch info.mode & S_IFMT {
         case S_IFREG:
             guard force else { throw Failure("\(option) exists; pass --force to overwrite it") }
             try requireWritableDirectory(of: option)
@@ -86,14 +86,14 @@ public enum OutputFile {
         case S_IFDIR:
             return try directory(option)
         case S_IFLNK:
-            guard let followed = try? FileSystem.status(option) else {
+            guard let followed = try? FileSystem.status(option, followingLinks: true) else {
                 throw Failure("\(option) is a dangling symbolic link; lensctl does not write through links")
             }
-            if followed.st_mode & S_IFMT == S_IFDIR { return try directory(option) }
+            if followed.mode & S_IFMT == S_IFDIR { return try directory(option) }
             throw Failure("\(option) is a symbolic link; lensctl replaces regular files only "
                           + "(name the file itself, or -o - for standard output)")
         default:
-            throw Failure("\(option) is \(kind(info.st_mode)), not a regular file; lensctl replaces "
+            throw Failure("\(option) is \(kind(info.mode)), not a regular file; lensctl replaces "
                           + "regular files only, even with --force (-o - writes to standard output)")
         }
     }
@@ -103,8 +103,8 @@ public enum OutputFile {
         try write(to: target, name: name, fileExtension: fileExtension, overwrite: overwrite) { file in
             do {
                 try bytes.withUnsafeBytes { try file.writeAll($0) }
-            } catch let error as Errno {
-                throw Failure("cannot write the \(fileExtension) file", errno: error)
+            } catch let error as SystemError {
+                throw Failure("cannot write the \(fileExtension) file", cause: error)
             }
         }.path
     }
@@ -122,12 +122,12 @@ public enum OutputFile {
         let target = URL(fileURLWithPath: path).standardizedFileURL
         let temporary = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
-        let file = try creating("cannot create \(temporary)") { () throws(Errno) in
+        let file = try creating("cannot create \(temporary)") { () throws(SystemError) in
             try FileDescriptor.open(temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o666)
         }
         defer { try? FileSystem.unlink(temporary) }
         let filled = try fill(file)
-        do { try file.sync() } catch { throw Failure("cannot write \(temporary)", errno: error) }
+        do { try file.sync() } catch { throw Failure("cannot write \(temporary)", cause: error) }
         try publish(temporary, at: target.path, overwrite: overwrite)
         // So the new name survives a crash; best effort, the file itself is already safe.
         try? FileSystem.syncDirectory(target.deletingLastPathComponent().path)
@@ -138,24 +138,24 @@ public enum OutputFile {
     private static func publish(_ temporary: String, at path: String, overwrite: Bool) throws(Failure) {
         if overwrite {
             // What was checked before the capture may have been swapped for a device or a link since.
-            if let info = try? FileSystem.status(path, followingLinks: false), info.st_mode & S_IFMT != S_IFREG {
-                throw Failure("\(path) is no longer a regular file (now \(kind(info.st_mode))); not replaced")
+            if let info = try? FileSystem.status(path, followingLinks: false), info.mode & S_IFMT != S_IFREG {
+                throw Failure("\(path) is no longer a regular file (now \(kind(info.mode))); not replaced")
             }
             do { try FileSystem.rename(temporary, to: path) } catch {
-                throw Failure("cannot rename \(temporary) to \(path)", errno: error)
+                throw Failure("cannot rename \(temporary) to \(path)", cause: error)
             }
         } else {
-            do { try FileSystem.link(temporary, to: path) } catch .exists {
+            do { try FileSystem.link(temporary, to: path) } catch where error.errno == .exists {
                 throw Failure("\(path) exists; pass --force to overwrite it")
             } catch {
-                throw Failure("cannot create \(path)", errno: error)
+                throw Failure("cannot create \(path)", cause: error)
             }
         }
     }
 
     private static func writeToStandardOutput<T>(_ fill: (borrowing FileDescriptor) throws -> T) throws -> (path: String, filled: T) {
         let directory = FileManager.default.temporaryDirectory.path
-        let file = try creating("cannot create a temporary file in \(directory)") { () throws(Errno) in
+        let file = try creating("cannot create a temporary file in \(directory)") { () throws(SystemError) in
             try FileDescriptor.anonymousFile(in: directory)
         }
         let filled = try fill(file)
@@ -164,37 +164,37 @@ public enum OutputFile {
         while true {
             let count: Int
             do {
-                count = try buffer.withUnsafeMutableBufferPointer { (buffer) throws(Errno) in
+                count = try buffer.withUnsafeMutableBufferPointer { (buffer) throws(SystemError) in
                     try file.read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
                 }
             } catch {
-                throw Failure("cannot read back the temporary file", errno: error)
+                throw Failure("cannot read back the temporary file", cause: error)
             }
             if count == 0 { return ("-", filled) }
             do {
-                try FileDescriptor.borrowing(STDOUT_FILENO) { (output) throws(Errno) in try output.writeAll(buffer[..<count]) }
+                try FileDescriptor.borrowing(STDOUT_FILENO) { (output) throws(SystemError) in try output.writeAll(buffer[..<count]) }
             } catch {
-                throw Failure("cannot write to standard output", errno: error)
+                throw Failure("cannot write to standard output", cause: error)
             }
             offset += count
         }
     }
 
-    private static func creating(_ what: String, _ open: () throws(Errno) -> FileDescriptor) throws(Failure) -> FileDescriptor {
-        do { return try open() } catch { throw Failure(what, errno: error) }
+    private static func creating(_ what: String, _ open: () throws(SystemError) -> FileDescriptor) throws(Failure) -> FileDescriptor {
+        do { return try open() } catch { throw Failure(what, cause: error) }
     }
 
     private static func directory(_ path: String) throws(Failure) -> Target {
-        do { try FileSystem.checkAccess(path, W_OK) } catch { throw Failure("cannot write to \(path)", errno: error) }
+        do { try FileSystem.checkAccess(path, W_OK) } catch { throw Failure("cannot write to \(path)", cause: error) }
         return .directory(path)
     }
 
     private static func requireWritableDirectory(of path: String) throws(Failure) {
         let directory = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
-        do { try FileSystem.checkAccess(directory, W_OK) } catch .notFound {
+        do { try FileSystem.checkAccess(directory, W_OK) } catch where error.errno == .notFound {
             throw Failure("no such directory: \(directory)", kind: .noSuchDirectory)
         } catch {
-            throw Failure("cannot write to \(directory)", errno: error)
+            throw Failure("cannot write to \(directory)", cause: error)
         }
     }
 

@@ -31,7 +31,7 @@ enum ResultFile {
             let count: Int
             do {
                 count = try file.send(from: &offset, count: min(end - offset, 1 << 30), to: destination)
-            } catch .invalidArgument, .notImplemented {
+            } catch where error.errno == .invalidArgument || error.errno == .notImplemented {
                 break
             } catch {
                 throw failure("copy", name, at: offset, of: size, error)
@@ -43,7 +43,7 @@ enum ResultFile {
             let want = min(end - offset, buffer.count)
             let count: Int
             do {
-                count = try buffer.withUnsafeMutableBufferPointer { (buffer) throws(Errno) in
+                count = try buffer.withUnsafeMutableBufferPointer { (buffer) throws(SystemError) in
                     try file.read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<want]), at: offset)
                 }
             } catch {

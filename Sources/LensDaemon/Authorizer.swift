@@ -74,8 +74,8 @@ private struct GroupDatabaseVersion: Equatable {
 
     static var current: GroupDatabaseVersion {
         GroupDatabaseVersion(files: ["/etc/group", "/etc/passwd"].map { path in
-            guard let info = try? FileSystem.status(path) else { return [] }
-            return [Int(info.st_dev), Int(info.st_ino), info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
+            guard let info = try? FileSystem.status(path, followingLinks: true) else { return [] }
+            return [Int(info.device), Int(info.inode), info.changed.tv_sec, info.changed.tv_nsec]
         })
     }
 }

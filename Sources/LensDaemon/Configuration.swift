@@ -402,8 +402,8 @@ struct Configuration {
 
     /// A declared location changes what photos attest, so only root may declare it.
     private static func isRootOwned(_ path: String) -> Bool {
-        guard let info = try? FileSystem.status(path) else { return false }
-        return info.st_uid == 0 && info.st_mode & 0o022 == 0
+        guard let info = try? FileSystem.status(path, followingLinks: true) else { return false }
+        return info.owner == 0 && info.mode & 0o022 == 0
     }
 }
 

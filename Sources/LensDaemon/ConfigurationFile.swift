@@ -8,13 +8,9 @@ enum ConfigurationFile {
         do {
             let file = try FileDescriptor.open(path, O_RDONLY)
             // EISDIR for a directory, EIO for a failing disk.
-            return String(decoding: try file.readAll() ?? [], as: UTF8.self)
+            return String(decoding: try file.readAll(), as: UTF8.self)
         } catch {
-            throw failure(path, error.rawValue)
+            throw ConfigurationError("cannot read \(path): \(error.errno)")
         }
-    }
-
-    private static func failure(_ path: String, _ code: Int32) -> ConfigurationError {
-        ConfigurationError("cannot read \(path): \(String(cString: strerror(code)))")
     }
 }

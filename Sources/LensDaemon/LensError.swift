@@ -90,7 +90,7 @@ struct LensError: Error, Equatable {
     init(_ error: MP4Error) {
         switch error.kind {
         case .invalidArgument: self = .cameraSessionFailed(error.message)
-        case .io where error.errno == ENOSPC || error.errno == EDQUOT: self = .captureDisabled("storage: \(error.message)")
+        case .io where error.errno == .noSpace || error.errno == .quotaExceeded: self = .captureDisabled("storage: \(error.message)")
         case .io, .notLensdFile, .malformed, .noCompleteFragment, .finished: self = .internal(error.message)
         }
     }

@@ -9,22 +9,22 @@ import LensSystem
 enum StateDirectoryCheck {
     /// Throws, naming the path and what is wrong, when lensd must not use `path`.
     static func check(_ path: String, ownUID: UInt32 = UInt32(geteuid())) throws {
-        let status: stat
+        let status: FileStatus
         do { status = try FileSystem.status(path, followingLinks: false) } catch {
             throw ConfigurationError("state-dir \(path) cannot be read: \(error)")
         }
-        if status.st_mode & S_IFMT == S_IFLNK {
+        if status.isSymbolicLink {
             throw ConfigurationError("state-dir \(path) is a symbolic link: give lensd the directory itself")
         }
-        guard status.st_mode & S_IFMT == S_IFDIR else {
+        guard status.isDirectory else {
             throw ConfigurationError("state-dir \(path) is not a directory")
         }
-        let owner = status.st_uid
+        let owner = status.owner
         guard owner == ownUID || owner == 0 else {
             throw ConfigurationError("state-dir \(path) belongs to uid \(owner), not to lensd's user (uid \(ownUID)) or root: "
                 + "chown it to lensd's user")
         }
-        let mode = UInt16(status.st_mode & 0o7777)
+        let mode = UInt16(status.permissions)
         guard mode & 0o022 == 0 else {
             throw ConfigurationError("state-dir \(path) is writable by \(mode & 0o002 != 0 ? "others" : "its group") "
                 + "(mode \(String(mode, radix: 8))): chmod 0700 it")

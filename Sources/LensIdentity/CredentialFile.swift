@@ -29,12 +29,12 @@ enum CredentialFile {
 
     /// The text of `path`, a file the configuration names (the administrator's links are followed).
     static func read(_ path: String, _ what: String, isSecret: Bool, remedy: String) throws(IdentityFailure) -> String {
-        try read(what, path: path, isSecret: isSecret, remedy: remedy) { try Syscalls.open(path, O_RDONLY | O_NONBLOCK) }
+        try read(what, path: path, isSecret: isSecret, remedy: remedy) { try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) }
     }
 
     /// The text of `name` in lensd's own `directory` (shown as `path`): never through a symbolic
     /// link, and only a regular file owned by lensd's user or root (see StateDirectoryEntry).
-    static func read(_ name: String, in directory: borrowing Descriptor, path: String, _ what: String, isSecret: Bool,
+    static func read(_ name: String, in directory: borrowing FileDescriptor, path: String, _ what: String, isSecret: Bool,
                      remedy: String) throws(IdentityFailure) -> String {
         try read(what, path: path, isSecret: isSecret, remedy: remedy) {
             try StateDirectoryEntry.open(name, in: directory, as: .regularFile, label: path)
@@ -46,7 +46,7 @@ enum CredentialFile {
     /// users, as ssh insists for its keys (group access stays allowed for a `root:lensd 0640`
     /// installation).
     private static func read(_ what: String, path: String, isSecret: Bool, remedy: String,
-                             opening open: () throws -> Descriptor) throws(IdentityFailure) -> String {
+                             opening open: () throws -> FileDescriptor) throws(IdentityFailure) -> String {
         do {
             let file = try open()
             let status = try file.status()
@@ -64,9 +64,9 @@ enum CredentialFile {
                 throw IdentityFailure(.invalid, "\(what) \(path) is not PEM text; \(remedy)")
             }
             return text
-        } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+        } catch let failure as SystemError where failure.errno == .notFound {
             throw IdentityFailure(.missing, "\(what) \(path) does not exist; \(remedy)")
-        } catch let failure as Syscalls.Failure {
+        } catch let failure as SystemError {
             throw IdentityFailure(.invalid, "cannot read \(what): \(failure); \(remedy)")
         } catch let refusal as StateDirectoryEntry.Refusal {
             throw IdentityFailure(.invalid, "\(what): \(refusal); \(remedy)")

@@ -61,34 +61,34 @@ enum DeviceEnrollment {
     /// Removes staging directories a crash left behind; they may hold a device key nobody uses.
     /// Best effort: a leftover that cannot be removed does not stop lensd.
     static func removeInterruptedEnrollments(in stateDirectory: String) {
-        guard let names = try? Syscalls.directoryEntries(stateDirectory) else { return }
+        guard let names = try? FileSystem.directoryEntries(stateDirectory) else { return }
         for name in names where name.hasPrefix(stagingPrefix) {
             removeStaging("\(stateDirectory)/\(name)")
         }
     }
 
     private static func install(_ files: [(name: String, text: String, mode: mode_t)], at directory: String, stateDirectory: String) throws {
-        try Syscalls.makeDirectories(stateDirectory, mode: 0o700)
+        try FileSystem.makeDirectories(stateDirectory, mode: 0o700)
         let staging = "\(stateDirectory)/\(stagingPrefix)\(UInt64.random(in: .min ... .max))"
-        try Syscalls.makeDirectory(staging, mode: 0o700)
+        try FileSystem.makeDirectory(staging, mode: 0o700)
         do {
-            let stagingDirectory = try Syscalls.open(staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+            let stagingDirectory = try FileDescriptor.open(staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
             for file in files {
                 try StagedFile(directory: stagingDirectory, parts: [Array(file.text.utf8)], mode: file.mode).commit(as: file.name)
             }
-            try Syscalls.rename(staging, directory)
+            try FileSystem.rename(staging, to: directory)
         } catch {
             removeStaging(staging)
             throw error
         }
-        try Syscalls.syncDirectory(stateDirectory)
+        try FileSystem.syncDirectory(stateDirectory)
     }
 
     private static func removeStaging(_ staging: String) {
-        for name in (try? Syscalls.directoryEntries(staging)) ?? [] {
-            try? Syscalls.unlink("\(staging)/\(name)")
+        for name in (try? FileSystem.directoryEntries(staging)) ?? [] {
+            try? FileSystem.unlink("\(staging)/\(name)")
         }
-        try? Syscalls.removeDirectory(staging)
+        try? FileSystem.removeDirectory(staging)
     }
 
     /// `value` cut to what X.509 allows (counted in code points, as OpenSSL counts), or

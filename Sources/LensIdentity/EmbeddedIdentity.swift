@@ -46,21 +46,21 @@ enum EmbeddedIdentity {
     /// symbolic link or not lensd's own directory; made first when it does not exist at all
     /// (the first start).
     private static func openDirectory(_ configuration: IdentityConfiguration, label: String, remedy: String,
-                                      now: Date) throws(IdentityFailure) -> Descriptor {
-        func open() throws -> Descriptor {
-            let state = try Syscalls.open(configuration.stateDirectory.path, O_RDONLY | O_DIRECTORY)
+                                      now: Date) throws(IdentityFailure) -> FileDescriptor {
+        func open() throws -> FileDescriptor {
+            let state = try FileDescriptor.open(configuration.stateDirectory.path, O_RDONLY | O_DIRECTORY)
             return try StateDirectoryEntry.open(directoryName, in: state, as: .directory, label: label)
         }
         do {
             do {
                 return try open()
-            } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+            } catch let failure as SystemError where failure.errno == .notFound {
                 try DeviceEnrollment.enroll(configuration, into: label, now: now)
                 return try open()
             }
         } catch let refusal as StateDirectoryEntry.Refusal {
             throw IdentityFailure(.invalid, "\(refusal); \(remedy)")
-        } catch let failure as Syscalls.Failure {
+        } catch let failure as SystemError {
             throw IdentityFailure(.invalid, "cannot inspect the device identity: \(failure); \(remedy)")
         } catch let failure as IdentityFailure {
             throw failure

@@ -82,8 +82,8 @@ enum OrganizationIdentity {
     /// Writes `bytes` as `name` in `<state>/enrollment` (0700), atomically.
     static func store(_ bytes: [UInt8], as name: String, mode: mode_t, _ configuration: IdentityConfiguration) throws {
         let path = directory(configuration)
-        try Syscalls.makeDirectories(path, mode: 0o700)
-        let state = try Syscalls.open(configuration.stateDirectory.path, O_RDONLY | O_DIRECTORY)
+        try FileSystem.makeDirectories(path, mode: 0o700)
+        let state = try FileDescriptor.open(configuration.stateDirectory.path, O_RDONLY | O_DIRECTORY)
         let directory = try StateDirectoryEntry.open(directoryName, in: state, as: .directory, label: path)
         try StagedFile(directory: directory, parts: [bytes], mode: mode).commit(as: name)
     }

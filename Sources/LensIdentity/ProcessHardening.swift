@@ -6,7 +6,7 @@ public enum ProcessHardening {
     /// The core size limit is set to 0 as well, because under fs.suid_dumpable=2 the kernel still
     /// dumps non-dumpable processes. Call it before the key is loaded.
     public static func disableCoreDumps() throws {
-        try Syscalls.setDumpable(false)
-        try Syscalls.setCoreSizeLimit(0)
+        try CurrentProcess.setDumpable(false)
+        try CurrentProcess.setCoreSizeLimit(0)
     }
 }

@@ -20,20 +20,20 @@ package struct RecordJournal<Record: JournalRecord> {
         self.directory = directory
         self.purpose = purpose
         do {
-            try Syscalls.makeDirectories(directory, mode: 0o700)
-            try Syscalls.changeMode(directory, 0o700)
+            try FileSystem.makeDirectories(directory, mode: 0o700)
+            try FileSystem.changeMode(directory, 0o700)
             try ResultDirectoryScan.removeTemporaries(under: directory)
-        } catch let failure as Syscalls.Failure {
+        } catch let failure as SystemError {
             throw StorageError(failure, while: "opening \(purpose) \(directory)")
         }
     }
 
     /// Every record on disk; an unreadable one is reported through `onDamaged` and left out.
     package func load(onDamaged: (String, Error) -> Void) -> [Record] {
-        let names = (try? Syscalls.directoryEntries(directory)) ?? []
+        let names = (try? FileSystem.directoryEntries(directory)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { file in
             do {
-                let bytes = try Syscalls.open("\(directory)/\(file)", O_RDONLY | O_NOFOLLOW).readAll(limit: 64 << 10)
+                let bytes = try FileDescriptor.open("\(directory)/\(file)", O_RDONLY | O_NOFOLLOW).readAll(limit: 64 << 10)
                 return try JSONDecoder().decode(Record.self, from: Data(bytes))
             } catch {
                 onDamaged(file, error)
@@ -48,20 +48,20 @@ package struct RecordJournal<Record: JournalRecord> {
         let bytes = [UInt8](try encoder.encode(record))
         do {
             // The queue's directory itself, never a link planted in its place.
-            let queue = try Syscalls.open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+            let queue = try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
             try StagedFile(directory: queue, parts: [bytes], mode: 0o600).commit(as: fileName(record.name))
-        } catch let failure as Syscalls.Failure {
+        } catch let failure as SystemError {
             throw StorageError(failure, while: "recording \(record.name) in \(purpose)")
         }
     }
 
     package func remove(_ name: String) throws {
         do {
-            try Syscalls.unlink("\(directory)/\(fileName(name))")
-            try Syscalls.syncDirectory(directory)
-        } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
-        } catch let failure as Syscalls.Failure {
-            throw StorageError(failure, while: "removing \(name) from \(purpose)")
+            try FileSystem.unlink("\(directory)/\(fileName(name))")
+            try FileSystem.syncDirectory(directory)
+        } catch {
+            // Gone already is what removing asked for.
+            guard error.errno == .notFound else { throw StorageError(error, while: "removing \(name) from \(purpose)") }
         }
     }
 

@@ -7,13 +7,13 @@ enum ResultDirectoryScan {
     /// Removes every ".tmp-*" file at any depth: each one is a store that was interrupted before
     /// its rename, so nobody was ever told its name. Symbolic links are not followed.
     static func removeTemporaries(under directory: String) throws {
-        for name in try Syscalls.directoryEntries(directory) {
+        for name in try FileSystem.directoryEntries(directory) {
             let path = "\(directory)/\(name)"
-            let status = try Syscalls.status(path)
+            let status = try FileSystem.status(path)
             if status.isDirectory {
                 try removeTemporaries(under: path)
             } else if name.hasPrefix(StagedFile.temporaryPrefix) {
-                try Syscalls.unlink(path)
+                try FileSystem.unlink(path)
             }
         }
     }
@@ -23,13 +23,13 @@ enum ResultDirectoryScan {
     /// succession). Anything else is left alone and ignored.
     static func index(_ directory: String) throws -> ResultIndex {
         var index = ResultIndex()
-        for uidName in try Syscalls.directoryEntries(directory) {
+        for uidName in try FileSystem.directoryEntries(directory) {
             let uidDirectory = "\(directory)/\(uidName)"
-            guard let uid = UInt32(uidName), String(uid) == uidName, try Syscalls.status(uidDirectory).isDirectory else { continue }
+            guard let uid = UInt32(uidName), String(uid) == uidName, try FileSystem.status(uidDirectory).isDirectory else { continue }
             var found: [(entry: ResultIndex.Entry, modified: timespec)] = []
-            for fileName in try Syscalls.directoryEntries(uidDirectory) {
+            for fileName in try FileSystem.directoryEntries(uidDirectory) {
                 guard let parsed = ResultName.parseFileName(fileName) else { continue }
-                let status = try Syscalls.status("\(uidDirectory)/\(fileName)")
+                let status = try FileSystem.status("\(uidDirectory)/\(fileName)")
                 guard status.isRegularFile else { continue }
                 let entry = ResultIndex.Entry(
                     name: parsed.name, fileExtension: parsed.fileExtension, size: status.size,

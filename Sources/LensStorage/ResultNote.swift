@@ -32,19 +32,19 @@ struct ResultNote: Equatable {
 
     /// The note of `name` in `directory`; a missing or unreadable one means a plain signed result.
     static func read(_ name: String, in directory: String) -> ResultNote {
-        guard let file = try? Syscalls.open("\(directory)/\(fileName(name))", O_RDONLY | O_NOFOLLOW),
+        guard let file = try? FileDescriptor.open("\(directory)/\(fileName(name))", O_RDONLY | O_NOFOLLOW),
               let bytes = try? file.readAll(limit: 64) else { return ResultNote() }
         return ResultNote(text: String(decoding: bytes, as: UTF8.self))
     }
 
     /// Written durably before the result is published (see `ResultStore.publishRecording`).
-    func write(_ name: String, in directory: borrowing Descriptor) throws {
+    func write(_ name: String, in directory: borrowing FileDescriptor) throws {
         guard isNeeded else { return }
         try StagedFile(directory: directory, parts: [Array(text.utf8)], mode: 0o600).commit(as: Self.fileName(name))
     }
 
     /// Removes the note of a deleted result, if it has one.
-    static func remove(_ name: String, in directory: borrowing Descriptor) {
-        try? Syscalls.unlink(at: directory, fileName(name))
+    static func remove(_ name: String, in directory: borrowing FileDescriptor) {
+        try? FileSystem.unlink(at: directory, fileName(name))
     }
 }

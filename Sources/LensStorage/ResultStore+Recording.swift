@@ -31,7 +31,7 @@ extension ResultStore {
     public func publishRecording(name: String, uid: UInt32, signed: Bool, recovered: Bool) throws -> StoredResult {
         let path = try recordingPath(name: name, uid: uid)
         do {
-            let size = try Syscalls.status(path).size
+            let size = try FileSystem.status(path).size
             let note = ResultNote(signed: signed, recovered: recovered)
             let entry = ResultIndex.Entry(name: name, fileExtension: AssetFormat.bmff.fileExtension, size: size,
                                           mime: AssetFormat.bmff.mediaType, sha256: nil, created: Date(), note: note)
@@ -39,27 +39,27 @@ extension ResultStore {
             let journaled = "\(Self.recordingPrefix)\(name).\(AssetFormat.bmff.fileExtension)"
             return try publish(entry, uid: uid, in: uidDirectory) {
                 try note.write(name, in: uidDirectory)
-                try Syscalls.rename(at: uidDirectory, journaled, entry.fileName)
+                try FileSystem.rename(at: uidDirectory, journaled, to: entry.fileName)
                 try uidDirectory.sync()
             }
-        } catch let failure as Syscalls.Failure {
+        } catch let failure as SystemError {
             throw StorageError(failure, while: "publishing video \(name)")
         }
     }
 
     /// Deletes a recording that produced nothing worth keeping.
     public func discardRecording(name: String, uid: UInt32) {
-        if let path = try? recordingPath(name: name, uid: uid) { try? Syscalls.unlink(path) }
+        if let path = try? recordingPath(name: name, uid: uid) { try? FileSystem.unlink(path) }
     }
 
     /// Recordings a crash interrupted, for start-up recovery.
     public func interruptedRecordings() -> [InterruptedRecording] {
         var found: [InterruptedRecording] = []
-        for uidName in (try? Syscalls.directoryEntries(directory)) ?? [] {
+        for uidName in (try? FileSystem.directoryEntries(directory)) ?? [] {
             // lstat: a symbolic link planted as a user's directory is not recovered through.
             guard let uid = UInt32(uidName), String(uid) == uidName,
-                  (try? Syscalls.status("\(directory)/\(uidName)"))?.isDirectory == true else { continue }
-            for fileName in (try? Syscalls.directoryEntries("\(directory)/\(uidName)")) ?? []
+                  (try? FileSystem.status("\(directory)/\(uidName)"))?.isDirectory == true else { continue }
+            for fileName in (try? FileSystem.directoryEntries("\(directory)/\(uidName)")) ?? []
             where fileName.hasPrefix(Self.recordingPrefix) {
                 guard let parsed = ResultName.parseFileName(String(fileName.dropFirst(Self.recordingPrefix.count))),
                       parsed.fileExtension == AssetFormat.bmff.fileExtension else { continue }

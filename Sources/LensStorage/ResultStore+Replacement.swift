@@ -17,11 +17,11 @@ extension ResultStore {
         let temporary = "\(StagedFile.temporaryPrefix)replace-\(UInt64.random(in: .min ... .max))"
         do {
             let digest = try withFile(entry, uid: uid) { original in
-                let copy = try Syscalls.open(at: uidDirectory, temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+                let copy = try FileDescriptor.open(at: uidDirectory, temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
                 let hasher = Hasher(.sha256)
                 let keep = { (piece: UnsafeRawBufferPointer) throws in
                     hasher.update(piece)
-                    try copy.write(piece)
+                    try copy.writeAll(piece)
                 }
                 try Self.read(original, count: range.lowerBound, into: keep)
                 try Self.read(original, count: range.count) { _ in }
@@ -33,20 +33,20 @@ extension ResultStore {
             let size = entry.size - range.count + bytes.count
             return try state.withLock { state in
                 guard state.index.entry(name: name, uid: uid) != nil else { throw StorageError(.notFound, "no result named \(name)") }
-                try Syscalls.rename(at: uidDirectory, temporary, entry.fileName)
+                try FileSystem.rename(at: uidDirectory, temporary, to: entry.fileName)
                 try uidDirectory.sync()
                 state.index.replace(name: name, uid: uid, size: size, sha256: digest)
                 return storedResult(try lookUp(locked: name, uid: uid, in: state.index), uid: uid, sha256: digest)
             }
         } catch {
-            try? Syscalls.unlink(at: uidDirectory, temporary)
-            if let failure = error as? Syscalls.Failure { throw StorageError(failure, while: "replacing result \(name)") }
+            try? FileSystem.unlink(at: uidDirectory, temporary)
+            if let failure = error as? SystemError { throw StorageError(failure, while: "replacing result \(name)") }
             throw error
         }
     }
 
     /// The next `count` bytes of `source`, piece by piece.
-    private static func read(_ source: borrowing Descriptor, count: Int, into body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    private static func read(_ source: borrowing FileDescriptor, count: Int, into body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var left = count
         while left > 0 {

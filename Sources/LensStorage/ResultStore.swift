@@ -16,7 +16,7 @@ import Synchronization
 public final class ResultStore: Sendable {
     let directory: String
     /// `directory`, opened once: the names below it are resolved from here.
-    private let resultsDirectory: Descriptor
+    private let resultsDirectory: FileDescriptor
     private let maxCountPerUID: Int
     let maxBytesPerUID: Int64
     private let minimumFreeBytes: Int64
@@ -42,15 +42,15 @@ public final class ResultStore: Sendable {
         self.maxBytesPerUID = maxBytesPerUID
         self.minimumFreeBytes = minimumFreeBytes
         do {
-            try Syscalls.makeDirectories(self.directory, mode: 0o700)
-            let parent = try Syscalls.open(directory.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
+            try FileSystem.makeDirectories(self.directory, mode: 0o700)
+            let parent = try FileDescriptor.open(directory.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
             resultsDirectory = try StateDirectoryEntry.open(directory.lastPathComponent, in: parent, as: .directory,
                                                             label: self.directory)
             // Results of one user must never be readable by another, whatever created the directory.
             try resultsDirectory.changeMode(0o700)
             try ResultDirectoryScan.removeTemporaries(under: self.directory)
             state = Mutex(State(index: try ResultDirectoryScan.index(self.directory)))
-        } catch let failure as Syscalls.Failure {
+        } catch let failure as SystemError {
             throw StorageError(failure, while: "opening the result store \(self.directory)")
         } catch let refusal as StateDirectoryEntry.Refusal {
             throw StorageError(.io, refusal.description)
@@ -76,14 +76,14 @@ public final class ResultStore: Sendable {
         do {
             let staged = try StagedFile(directory: uidDirectory, parts: parts, mode: 0o600)
             return try publish(entry, uid: uid, in: uidDirectory) { try staged.commit(as: entry.fileName) }
-        } catch let failure as Syscalls.Failure {
+        } catch let failure as SystemError {
             throw StorageError(failure, while: "storing result \(name)")
         }
     }
 
     /// Under the lock: `commit` makes the file visible under `entry.fileName` in `uidDirectory`,
     /// then the entry is indexed and the oldest results of `uid` beyond the limits are deleted.
-    func publish(_ entry: ResultIndex.Entry, uid: UInt32, in uidDirectory: borrowing Descriptor,
+    func publish(_ entry: ResultIndex.Entry, uid: UInt32, in uidDirectory: borrowing FileDescriptor,
                  commit: () throws -> Void) throws -> StoredResult {
         let (stored, evicted, handler) = try state.withLock { state in
             guard state.index.entry(name: entry.name, uid: uid) == nil else {
@@ -92,7 +92,7 @@ public final class ResultStore: Sendable {
             try commit()
             var entry = entry
             // The file's own time, which is what a restart reads back.
-            if let status = try? Syscalls.status("\(directory)/\(uid)/\(entry.fileName)") { entry.created = status.modifiedDate }
+            if let status = try? FileSystem.status("\(directory)/\(uid)/\(entry.fileName)") { entry.created = status.modifiedDate }
             state.index.append(entry, uid: uid)
             var evicted: [(StoredResult, String)] = []
             for (old, cap) in state.index.evictions(uid: uid, maxCount: maxCountPerUID, maxBytes: maxBytesPerUID,
@@ -111,11 +111,11 @@ public final class ResultStore: Sendable {
 
     /// Under the lock: unlinks a result (and its note) and forgets it; throws when the file is
     /// still there (a retention pass then stops, to try again on the next store).
-    private func remove(_ entry: ResultIndex.Entry, uid: UInt32, in uidDirectory: borrowing Descriptor,
+    private func remove(_ entry: ResultIndex.Entry, uid: UInt32, in uidDirectory: borrowing FileDescriptor,
                         from index: inout ResultIndex) throws {
         do {
-            try Syscalls.unlink(at: uidDirectory, entry.fileName)
-        } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+            try FileSystem.unlink(at: uidDirectory, entry.fileName)
+        } catch where error.errno == .notFound {
             // Gone already: forgotten below all the same.
         }
         ResultNote.remove(entry.name, in: uidDirectory)
@@ -130,7 +130,7 @@ public final class ResultStore: Sendable {
             guard state.index.entry(name: name, uid: uid) != nil else { throw StorageError(.notFound, "no result named \(name)") }
             do {
                 try remove(entry, uid: uid, in: uidDirectory, from: &state.index)
-            } catch let failure as Syscalls.Failure {
+            } catch let failure as SystemError {
                 throw StorageError(failure, while: "deleting result \(name)")
             }
         }
@@ -166,20 +166,20 @@ public final class ResultStore: Sendable {
     public func fetchDescriptor(name: String, uid: UInt32) throws -> FileDescriptor {
         let entry = try lookUp(name: name, uid: uid)
         guard AssetFormat(mediaType: entry.mime)?.isVideo == true else { return try sealedMemfd(name: name, uid: uid) }
-        return try withFile(entry, uid: uid) { try $0.duplicate().release() }
+        return try withFile(entry, uid: uid) { try $0.duplicate() }
     }
 
     /// True when the file system holding the results has less than `minimumFreeBytes` free, or
     /// cannot say: the daemon then disables capture with reason "storage".
     public var isLowOnSpace: Bool {
-        guard let available = try? Syscalls.availableBytes(directory) else { return true }
+        guard let available = try? FileSystem.availableBytes(directory) else { return true }
         return available < minimumFreeBytes
     }
 
     /// The share of the free space `uid` may take, and how much of it their results take; nil
     /// when the file system cannot say (isLowOnSpace then disables capture for all).
     public func freeSpaceShare(of uid: UInt32) -> FreeSpaceShare? {
-        guard let available = try? Syscalls.availableBytes(directory) else { return nil }
+        guard let available = try? FileSystem.availableBytes(directory) else { return nil }
         let used = state.withLock { $0.index.entries(uid: uid).reduce(Int64(0)) { $0 + Int64($1.size) } }
         return FreeSpaceShare(used: used, freeAboveMinimum: available - minimumFreeBytes)
     }
@@ -199,9 +199,9 @@ public final class ResultStore: Sendable {
         let entry = try lookUp(name: name, uid: uid)
         try state.withLock { state in
             do {
-                try Syscalls.unlink("\(directory)/\(uid)/\(entry.fileName)")
-            } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
-            } catch let failure as Syscalls.Failure {
+                try FileSystem.unlink("\(directory)/\(uid)/\(entry.fileName)")
+            } catch let failure as SystemError where failure.errno == .notFound {
+            } catch let failure as SystemError {
                 throw StorageError(failure, while: "removing result \(name)")
             }
             state.index.remove(name: name, uid: uid)
@@ -229,17 +229,17 @@ public final class ResultStore: Sendable {
     /// Opens the result's file outside the lock. Retention may delete it in between, which is
     /// reported as `.notFound`, as it would be a moment later; an open file stays readable even
     /// if it is deleted afterwards.
-    func withFile<Result: ~Copyable>(_ entry: ResultIndex.Entry, uid: UInt32, _ body: (borrowing Descriptor) throws -> Result) throws -> Result {
+    func withFile<Result: ~Copyable>(_ entry: ResultIndex.Entry, uid: UInt32, _ body: (borrowing FileDescriptor) throws -> Result) throws -> Result {
         do {
             let uidDirectory = try StateDirectoryEntry.open(String(uid), in: resultsDirectory, as: .directory,
                                                             label: "\(directory)/\(uid)")
             let file = try StateDirectoryEntry.open(entry.fileName, in: uidDirectory, as: .regularFile,
                                                     label: "\(directory)/\(uid)/\(entry.fileName)")
             return try body(file)
-        } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+        } catch let failure as SystemError where failure.errno == .notFound {
             state.withLock { $0.index.remove(name: entry.name, uid: uid) }
             throw StorageError(.notFound, "no result named \(entry.name)")
-        } catch let failure as Syscalls.Failure {
+        } catch let failure as SystemError {
             throw StorageError(failure, while: "reading result \(entry.name)")
         } catch let refusal as StateDirectoryEntry.Refusal {
             throw StorageError(.io, refusal.description)
@@ -248,21 +248,28 @@ public final class ResultStore: Sendable {
 
     /// `<results>/<uid>`, created 0700 on first use. The new entry is fsynced into the results
     /// directory, or a crash could lose the directory together with the results fsynced into it.
-    func userDirectory(_ uid: UInt32) throws -> Descriptor {
+    func userDirectory(_ uid: UInt32) throws -> FileDescriptor {
         let name = String(uid)
         do {
-            do {
-                try Syscalls.makeDirectory(at: resultsDirectory, name, mode: 0o700)
-                try resultsDirectory.sync()
-            } catch let failure as Syscalls.Failure where failure.errno == EEXIST {
-                // Created by an earlier store — or planted: checked as it is opened.
-            }
+            try makeDirectory(name)
             return try StateDirectoryEntry.open(name, in: resultsDirectory, as: .directory, label: "\(directory)/\(name)")
-        } catch let failure as Syscalls.Failure {
+        } catch let failure as SystemError {
             throw StorageError(failure, while: "creating the result directory for uid \(uid)")
         } catch let refusal as StateDirectoryEntry.Refusal {
             throw StorageError(.io, refusal.description)
         }
+    }
+
+    /// mkdirat and fsync of the results directory. One already there was created by an earlier
+    /// store — or planted: it is checked as it is opened. (Not a nested do in `userDirectory`:
+    /// that crashes Swift 6.3's MandatoryAllocBoxToStack.)
+    private func makeDirectory(_ name: String) throws(SystemError) {
+        do {
+            try FileSystem.makeDirectory(at: resultsDirectory, name, mode: 0o700)
+        } catch where error.errno == .exists {
+            return
+        }
+        try resultsDirectory.sync()
     }
 
     func storedResult(_ entry: ResultIndex.Entry, uid: UInt32, sha256: String?) -> StoredResult {

@@ -17,15 +17,15 @@ public enum RootOwnedSecretFile {
     /// The file's one line, trimmed. `setting` names the key in errors; `rule` says in words
     /// what `forbidden` forbids ("writable only by root").
     public static func line(_ path: String, setting: String, forbidden: mode_t, rule: String) throws(Unusable) -> String {
-        let info: stat
+        let info: FileStatus
         do {
             info = try FileSystem.status(path, followingLinks: false)
         } catch {
-            throw Unusable(description: "\(setting) \(path): \(error)")
+            throw Unusable(description: "\(setting) \(path): \(error.errno)")
         }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw Unusable(description: "\(setting) \(path) is not a regular file") }
-        guard info.st_uid == 0, info.st_mode & forbidden == 0 else {
-            throw Unusable(description: "\(setting) \(path) must be owned by root and \(rule) (mode \(String(info.st_mode & 0o777, radix: 8)))")
+        guard info.mode & S_IFMT == S_IFREG else { throw Unusable(description: "\(setting) \(path) is not a regular file") }
+        guard info.owner == 0, info.mode & forbidden == 0 else {
+            throw Unusable(description: "\(setting) \(path) must be owned by root and \(rule) (mode \(String(info.mode & 0o777, radix: 8)))")
         }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw Unusable(description: "\(setting) \(path) cannot be read as text")

@@ -25,7 +25,7 @@ package enum SHA256Hex {
 
     /// Of the file behind `descriptor`, from its current offset to the end, in fixed-size chunks
     /// so a large video never sits in memory whole.
-    package static func digest(_ descriptor: borrowing Descriptor) throws -> String {
+    package static func digest(_ descriptor: borrowing FileDescriptor) throws -> String {
         let hasher = Hasher(.sha256)
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {

@@ -11,8 +11,8 @@ enum SealedMemfd {
 
     /// Copies exactly `size` bytes of `source`, read from offset 0, into a new memfd, seals it
     /// and rewinds it.
-    static func make(name: String, copying source: borrowing Descriptor, size: Int) throws -> FileDescriptor {
-        let memfd = try Syscalls.makeSealableMemoryFile(name: name)
+    static func make(name: String, copying source: borrowing FileDescriptor, size: Int) throws -> FileDescriptor {
+        let memfd = try FileDescriptor.sealableMemoryFile(name: name)
         var chunk = [UInt8](repeating: 0, count: min(max(size, 1), 1 << 20))
         var copied = 0
         while copied < size {
@@ -20,13 +20,13 @@ enum SealedMemfd {
                 try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, size - copied)]), at: copied)
             }
             // The result was shorter than its size said: never hand out a truncated copy.
-            guard count > 0 else { throw Syscalls.Failure(call: "pread", path: nil, errno: EIO) }
-            try chunk.withUnsafeBytes { try memfd.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            guard count > 0 else { throw SystemError("pread", errno: .io) }
+            try chunk.withUnsafeBytes { try memfd.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             copied += count
         }
         try memfd.addSeals(seals)
         // Receivers that read() rather than pread() start at the beginning.
-        try memfd.rewind()
-        return memfd.release()
+        try memfd.seek(to: 0)
+        return memfd
     }
 }

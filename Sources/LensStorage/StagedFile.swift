@@ -9,22 +9,22 @@ import LensSystem
 package final class StagedFile {
     package static let temporaryPrefix = ".tmp-"
 
-    private let directory: Descriptor
+    private let directory: FileDescriptor
     private let temporaryName: String
     private var isCommitted = false
 
     /// Creates the temporary file with `mode` in `directory`, writes `parts` in order and fsyncs it.
-    package init(directory: borrowing Descriptor, parts: [[UInt8]], mode: mode_t) throws {
+    package init(directory: borrowing FileDescriptor, parts: [[UInt8]], mode: mode_t) throws {
         self.directory = try directory.duplicate()
         temporaryName = "\(Self.temporaryPrefix)\(UInt64.random(in: .min ... .max))"
-        let file = try Syscalls.open(at: self.directory, temporaryName, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+        let file = try FileDescriptor.open(at: self.directory, temporaryName, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
         do {
             for part in parts {
-                try file.write(part)
+                try file.writeAll(part)
             }
             try file.sync()
         } catch {
-            try? Syscalls.unlink(at: self.directory, temporaryName)
+            try? FileSystem.unlink(at: self.directory, temporaryName)
             throw error
         }
     }
@@ -32,19 +32,19 @@ package final class StagedFile {
     /// Nothing half-written stays behind when the caller gives up before committing.
     deinit {
         if !isCommitted {
-            try? Syscalls.unlink(at: directory, temporaryName)
+            try? FileSystem.unlink(at: directory, temporaryName)
         }
     }
 
     /// Renames the file to `fileName` in its directory and fsyncs the directory. When that fsync
     /// fails the file is removed again, so a name that is visible was also made durable.
     package func commit(as fileName: String) throws {
-        try Syscalls.rename(at: directory, temporaryName, fileName)
+        try FileSystem.rename(at: directory, temporaryName, to: fileName)
         isCommitted = true
         do {
             try directory.sync()
         } catch {
-            try? Syscalls.unlink(at: directory, fileName)
+            try? FileSystem.unlink(at: directory, fileName)
             throw error
         }
     }

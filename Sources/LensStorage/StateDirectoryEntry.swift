@@ -16,14 +16,15 @@ package enum StateDirectoryEntry {
     }
 
     /// `label` names the entry in messages (its full path). A missing entry fails with the
-    /// Syscalls.Failure of ENOENT, as an open would.
-    package static func open(_ name: String, in directory: borrowing Descriptor, as kind: Kind, label: String) throws -> Descriptor {
+    /// SystemError of ENOENT, as an open would.
+    package static func open(_ name: String, in directory: borrowing FileDescriptor, as kind: Kind, label: String) throws -> FileDescriptor {
         // O_NONBLOCK: opening a planted FIFO must not block; it makes no difference to files.
         let flags = kind == .directory ? O_RDONLY | O_DIRECTORY : O_RDONLY | O_NONBLOCK
-        let entry: Descriptor
+        let entry: FileDescriptor
         do {
-            entry = try Syscalls.open(at: directory, name, flags)
-        } catch let failure as Syscalls.Failure where failure.errno == ELOOP || failure.errno == ENOTDIR {
+            entry = try FileDescriptor.open(at: directory, name, flags)
+        } catch {
+            guard error.errno == .tooManySymbolicLinks || error.errno == .notDirectory else { throw error }
             throw Refusal(description: "refusing \(label): it is a symbolic link or not a \(kind.noun); "
                           + "lensd does not follow links in its state directory")
         }

@@ -18,7 +18,7 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
     public let kind: Kind
     public let message: String
     /// The errno behind it, when a system call failed.
-    public let errno: Int32?
+    public let errno: Errno?
 
     init(_ kind: Kind, _ message: String) {
         self.kind = kind
@@ -27,8 +27,8 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
     }
 
     /// A failed system call while doing `operation`: ENOSPC and EDQUOT become `.full`, the rest `.io`.
-    init(_ failure: Syscalls.Failure, while operation: String) {
-        kind = failure.errno == ENOSPC || failure.errno == EDQUOT ? .full : .io
+    init(_ failure: SystemError, while operation: String) {
+        kind = failure.errno == .noSpace || failure.errno == .quotaExceeded ? .full : .io
         message = "\(operation): \(failure)"
         errno = failure.errno
     }

@@ -31,7 +31,7 @@ public enum ConnectProbe {
             try SystemCalls.connect(fd, address, info.ai_addrlen)
             return nil
         } catch {
-            return error.rawValue == EINPROGRESS ? nil : error
+            return error.errno.rawValue == EINPROGRESS ? nil : error.errno
         }
     }
 

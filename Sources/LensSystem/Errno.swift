@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A failed system call's errno, typed: callers match the named constants (`.noSpace`) rather
-/// than raw Int32 values, and the text is strerror's.
-public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+/// An errno, typed: callers match the named constants (`.noSpace`) rather than raw Int32
+/// values, and the text is strerror's. Thrown inside a `SystemError`, which says the call.
+public struct Errno: Equatable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
 
     public init(rawValue: Int32) {

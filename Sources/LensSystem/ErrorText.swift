@@ -5,7 +5,7 @@ import FoundationEssentials
 /// `localizedDescription` comes with the Foundation that links ICU into lensd and lensctl.)
 public func errorText(_ error: any Error) -> String {
     switch error {
-    case let errno as Errno: return errno.description
+    case let failure as SystemError: return failure.errno.description
     case let posix as POSIXError: return Errno(rawValue: posix.code.rawValue).description
     case let cocoa as CocoaError:
         if let posix = cocoa.underlying as? POSIXError { return Errno(rawValue: posix.code.rawValue).description }

@@ -70,7 +70,7 @@ enum Spawn {
         let result = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
         guard result == 0 else { throw BenchError("cannot start \(argv[0]): \(String(cString: strerror(result)))") }
         var status: Int32 = 0
-        _ = try? SystemCalls.retryingInterrupts { waitpid(pid, &status, 0) }
+        _ = try? SystemCalls.retryingInterrupts("waitpid") { waitpid(pid, &status, 0) }
         // WIFEXITED/WEXITSTATUS are macros Swift cannot import.
         return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
     }

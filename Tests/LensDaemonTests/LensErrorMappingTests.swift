@@ -21,7 +21,7 @@ final class LensErrorMappingTests: XCTestCase {
         ]
         XCTAssertEqual(Set(expected.keys), Set(StorageError.Kind.allCases))
         for (kind, wanted) in expected { XCTAssertEqual(name(StorageError(kind, "m")), wanted, "\(kind)") }
-        XCTAssertEqual(name(StorageError(Syscalls.Failure(call: "write", path: nil, errno: ENOSPC), while: "storing")), .captureDisabled)
+        XCTAssertEqual(name(StorageError(SystemError("write", errno: .noSpace), while: "storing")), .captureDisabled)
     }
 
     func testEveryMP4ErrorKindHasItsName() {
@@ -33,7 +33,7 @@ final class LensErrorMappingTests: XCTestCase {
         for (kind, wanted) in expected { XCTAssertEqual(name(MP4Error(kind, "m")), wanted, "\(kind)") }
         // A full disk while recording is the storage reason, whichever call found it.
         for code in [ENOSPC, EDQUOT] {
-            XCTAssertEqual(name(MP4Error(Syscalls.Failure(call: "pwrite", path: nil, errno: code), while: "writing a fragment")), .captureDisabled)
+            XCTAssertEqual(name(MP4Error(SystemError("pwrite", errno: Errno(rawValue: code)), while: "writing a fragment")), .captureDisabled)
         }
     }
 

@@ -32,7 +32,7 @@ class FaultInjectionTestCase: XCTestCase {
     func assertErrno(_ expected: Errno, _ expression: @autoclosure () throws -> some Any,
                      file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try expression(), file: file, line: line) { error in
-            XCTAssertEqual(error as? Errno, expected, "\(error)", file: file, line: line)
+            XCTAssertEqual((error as? SystemError)?.errno, expected, "\(error)", file: file, line: line)
         }
     }
 }

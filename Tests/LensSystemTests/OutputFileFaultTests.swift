@@ -57,7 +57,7 @@ final class OutputFileFaultTests: FaultInjectionTestCase {
             try file.writeAll(Array(photo))
             try file.writeAll(Array(photo))
         }) { error in
-            XCTAssertEqual(error as? Errno, .noSpace, "\(error)")
+            XCTAssertEqual((error as? SystemError)?.errno, .noSpace, "\(error)")
         }
         XCTAssertEqual(try leftovers(), [])
     }

@@ -21,7 +21,7 @@ struct PreviewStreamer {
         while !stop.stopRequested {
             if let end, ContinuousClock.now >= end { return (frames, true) }
             // Wakes every 100 ms to look at the stop signals and the deadline.
-            let readable = (try? FileDescriptor.borrowing(fd) { (input) throws(Errno) in try input.waitUntilReadable(milliseconds: 100) }) ?? true
+            let readable = (try? FileDescriptor.borrowing(fd) { (input) throws(SystemError) in try input.waitUntilReadable(milliseconds: 100) }) ?? true
             guard readable else {
                 if ContinuousClock.now - lastFrame > PreviewCommand.frameTimeout {
                     throw CommandFailure(.timeout, "no preview frame within \(PreviewCommand.frameTimeout)")
@@ -29,8 +29,8 @@ struct PreviewStreamer {
                 continue
             }
             // The preview's descriptor stays its LensPreview's.
-            let count = (try? FileDescriptor.borrowing(fd) { (input) throws(Errno) in
-                try chunk.withUnsafeMutableBufferPointer { (buffer) throws(Errno) in try input.read(into: UnsafeMutableRawBufferPointer(buffer)) }
+            let count = (try? FileDescriptor.borrowing(fd) { (input) throws(SystemError) in
+                try chunk.withUnsafeMutableBufferPointer { (buffer) throws(SystemError) in try input.read(into: UnsafeMutableRawBufferPointer(buffer)) }
             }) ?? 0
             guard count > 0 else {
                 Output.error("the preview ended after \(frames) frames (the camera claim ended, or lensd stopped)")
@@ -54,10 +54,10 @@ struct PreviewStreamer {
     private func write(_ frame: [UInt8], to output: borrowing FileDescriptor) throws -> Bool {
         do {
             try output.writeAll(frame)
-        } catch .brokenPipe {
+        } catch where error.errno == .brokenPipe {
             return false
         } catch {
-            throw CommandFailure(.failed, "cannot write the preview: \(error)")
+            throw CommandFailure(.failed, "cannot write the preview: \(error.errno)")
         }
         return true
     }

@@ -15,7 +15,7 @@ package enum AtomicOutput {
         do {
             try fill(file)
             try file.sync()
-            try file.io("rename") { (_) throws(Errno) in try FileSystem.rename(temporary, to: path) }
+            try file.io("rename") { (_) throws(SystemError) in try FileSystem.rename(temporary, to: path) }
         } catch {
             try? FileSystem.unlink(temporary)
             throw error

@@ -26,7 +26,7 @@ package final class BackgroundWriter: Sendable {
     private let handoff = Mutex(Handoff())
 
     package init(output: borrowing POSIXFile) throws {
-        file = try output.io("dup") { (file) throws(Errno) in try file.duplicate() }
+        file = try output.io("dup") { (file) throws(SystemError) in try file.duplicate() }
         path = output.path
         Threads.start(named: "lensd-writer") { [self] in loop() }
     }
@@ -56,7 +56,7 @@ package final class BackgroundWriter: Sendable {
             do {
                 try file.writeAll(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: chunk.address), count: chunk.count))
             } catch {
-                handoff.withLock { $0.failure = C2PAError.io("write \(path)", error) }
+                handoff.withLock { $0.failure = C2PAError.io("write \(path)", error.errno) }
             }
             idle.signal()
         }

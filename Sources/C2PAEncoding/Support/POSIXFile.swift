@@ -20,17 +20,17 @@ package struct POSIXFile: ~Copyable {
     }
 
     /// Runs one descriptor call; its errno becomes a `C2PAError.io` naming `call` and the file.
-    func io<Result: ~Copyable>(_ call: String, _ body: (borrowing FileDescriptor) throws(Errno) -> Result) throws(C2PAError) -> Result {
+    func io<Result: ~Copyable>(_ call: String, _ body: (borrowing FileDescriptor) throws(SystemError) -> Result) throws(C2PAError) -> Result {
         do {
             return try body(descriptor)
         } catch {
-            throw C2PAError.io("\(call) \(path)", error)
+            throw C2PAError.io("\(call) \(path)", error.errno)
         }
     }
 
     /// Reads up to `buffer.count` bytes; 0 means end of file.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        try io("read") { (file) throws(Errno) in try file.read(into: buffer) }
+        try io("read") { (file) throws(SystemError) in try file.read(into: buffer) }
     }
 
     /// Reads exactly `count` bytes at `offset`; a file that ends first is malformed input.
@@ -43,7 +43,7 @@ package struct POSIXFile: ~Copyable {
 
     /// Reads up to `buffer.count` bytes at `offset` without moving the file position; fewer only at the end.
     package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
-        try io("read") { (file) throws(Errno) in try file.read(into: buffer, at: offset) }
+        try io("read") { (file) throws(SystemError) in try file.read(into: buffer, at: offset) }
     }
 
     /// `prefix` (what was read already) and the rest of the file: for a regular file one buffer of
@@ -66,23 +66,23 @@ package struct POSIXFile: ~Copyable {
     }
 
     package var size: Int {
-        get throws { try io("stat") { (file) throws(Errno) in try file.size() } }
+        get throws { try io("stat") { (file) throws(SystemError) in try file.size() } }
     }
 
     package func sync() throws {
-        try io("fsync") { (file) throws(Errno) in try file.sync() }
+        try io("fsync") { (file) throws(SystemError) in try file.sync() }
     }
 
     package func write(_ bytes: UnsafeRawBufferPointer) throws {
-        try io("write") { (file) throws(Errno) in try file.writeAll(bytes) }
+        try io("write") { (file) throws(SystemError) in try file.writeAll(bytes) }
     }
 
     package func write(_ bytes: [UInt8], at offset: Int) throws {
-        try io("write") { (file) throws(Errno) in try file.writeAll(bytes, at: offset) }
+        try io("write") { (file) throws(SystemError) in try file.writeAll(bytes, at: offset) }
     }
 
     package func seek(to offset: Int) throws {
-        try io("seek") { (file) throws(Errno) in _ = try file.seek(to: offset) }
+        try io("seek") { (file) throws(SystemError) in _ = try file.seek(to: offset) }
     }
 
     /// Runs `body` over the whole file mapped read-only (pages populated up front), for a regular
@@ -90,9 +90,9 @@ package struct POSIXFile: ~Copyable {
     /// mapping is undone when `body` returns. Whoever can shrink the file meanwhile can make a read
     /// of the lost pages fault (SIGBUS): map only what the caller's process may lose that way.
     package func mapped<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result? {
-        let status = try io("stat") { (file) throws(Errno) in try file.status() }
-        guard status.st_mode & S_IFMT == S_IFREG else { return nil }
-        return try descriptor.withMapping(size: Int(status.st_size), body)
+        let status = try io("stat") { (file) throws(SystemError) in try file.status() }
+        guard status.isRegularFile else { return nil }
+        return try descriptor.withMapping(size: status.size, body)
     }
 
     /// Like `mapped`, for a file that must be mapped: an empty file is an empty buffer, and a

@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 import LensSystem
 import Synchronization
@@ -19,15 +18,9 @@ final class PreviewPipe: Sendable {
 
     /// The pipe, and its read end for the client (the caller owns and closes that one).
     static func make() throws -> (pipe: PreviewPipe, readEnd: Int32) {
-        let wake = try Syscalls.retrying("eventfd") { lens_eventfd() }
-        var fds: [Int32] = [-1, -1]
-        do {
-            _ = try Syscalls.retrying("pipe2") { lens_pipe_nonblocking_writer(&fds) }
-        } catch {
-            try? FileDescriptor(adopting: wake).close()
-            throw error
-        }
-        return (PreviewPipe(writeEnd: fds[1], wake: wake), fds[0])
+        let wake = try FileDescriptor.eventCounter()
+        let ends = try FileDescriptor.pipeWithNonblockingWriter().take()
+        return (PreviewPipe(writeEnd: ends.writeEnd, wake: wake.take()), ends.readEnd)
     }
 
     private init(writeEnd: Int32, wake: Int32) {
@@ -43,18 +36,18 @@ final class PreviewPipe: Sendable {
         var offset = 0
         while offset < frame.count {
             let attempt = frame.withUnsafeBytes { bytes in
-                Result { () throws(Errno) in
-                    try FileDescriptor.borrowing(writeEnd) { (pipe) throws(Errno) in try pipe.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+                Result { () throws(SystemError) in
+                    try FileDescriptor.borrowing(writeEnd) { (pipe) throws(SystemError) in try pipe.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
                 }
             }
             do {
                 offset += try attempt.get()
-            } catch .wouldBlock {
+            } catch where error.errno == .wouldBlock {
                 guard try waitForRoom() else { return false }
-            } catch .brokenPipe {
+            } catch where error.errno == .brokenPipe {
                 throw ReaderGone()
             } catch {
-                throw Syscalls.Failure(call: "write", path: "the preview pipe", errno: error.rawValue)
+                throw SystemError("write", path: "the preview pipe", errno: error.errno)
             }
         }
         return true
@@ -64,7 +57,7 @@ final class PreviewPipe: Sendable {
     func cancel() {
         guard !closed.load(ordering: .acquiring) else { return }
         let one: [UInt8] = withUnsafeBytes(of: UInt64(1)) { Array($0) }
-        _ = try? FileDescriptor.borrowing(wake) { (eventfd) throws(Errno) in try eventfd.writeAll(one) }
+        _ = try? FileDescriptor.borrowing(wake) { (eventfd) throws(SystemError) in try eventfd.writeAll(one) }
     }
 
     /// The reader sees end of file. Only once no write is under way.
@@ -77,11 +70,11 @@ final class PreviewPipe: Sendable {
     /// true when the pipe has room (or the reader left: the next write says EPIPE), false when cancelled.
     private func waitForRoom() throws -> Bool {
         do {
-            return try FileDescriptor.borrowing(writeEnd) { (pipe) throws(Errno) in
-                try FileDescriptor.borrowing(wake) { (eventfd) throws(Errno) in try pipe.waitUntilWritable(orReadable: eventfd) }
+            return try FileDescriptor.borrowing(writeEnd) { (pipe) throws(SystemError) in
+                try FileDescriptor.borrowing(wake) { (eventfd) throws(SystemError) in try pipe.waitUntilWritable(orReadable: eventfd) }
             }
         } catch {
-            throw Syscalls.Failure(call: "poll", path: "the preview pipe", errno: error.rawValue)
+            throw SystemError("poll", path: "the preview pipe", errno: error.errno)
         }
     }
 }

@@ -29,7 +29,7 @@ enum MediaDevice {
         try getTopology(device, &counts)
         for _ in 0..<3 {
             guard [counts.num_entities, counts.num_interfaces, counts.num_links].allSatisfy({ $0 <= maximumElements }) else {
-                throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY: more than \(maximumElements) elements", code: E2BIG)
+                throw SystemError("MEDIA_IOC_G_TOPOLOGY: more than \(maximumElements) elements", errno: Errno(rawValue: E2BIG))
             }
             var entities = [media_v2_entity](repeating: media_v2_entity(), count: Int(counts.num_entities))
             var interfaces = [media_v2_interface](repeating: media_v2_interface(), count: Int(counts.num_interfaces))
@@ -48,7 +48,7 @@ enum MediaDevice {
                         }
                     }
                 }
-            } catch let error as V4L2Errno where error.code == ENOSPC {
+            } catch let error as SystemError where error.errno == .noSpace {
                 counts = topology  // the kernel wrote the new counts
                 continue
             }
@@ -57,14 +57,14 @@ enum MediaDevice {
                                  interfaces: Array(interfaces.prefix(Int(topology.num_interfaces))),
                                  links: Array(links.prefix(Int(topology.num_links))))
         }
-        throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY on \(path): the graph kept changing", code: EAGAIN)
+        throw SystemError("MEDIA_IOC_G_TOPOLOGY on \(path): the graph kept changing", errno: .wouldBlock)
     }
 
     private static func open(_ path: String) throws -> FileDescriptor {
         do {
             return try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
         } catch {
-            throw V4L2Errno("open \(path)", code: error.rawValue)
+            throw SystemError("open \(path)", errno: error.errno)
         }
     }
 
@@ -73,7 +73,7 @@ enum MediaDevice {
         do {
             try device.control(CV4L2_MEDIA_IOC_G_TOPOLOGY, &topology)
         } catch {
-            throw V4L2Errno("MEDIA_IOC_G_TOPOLOGY", code: error.rawValue)
+            throw SystemError("MEDIA_IOC_G_TOPOLOGY", errno: error.errno)
         }
     }
 

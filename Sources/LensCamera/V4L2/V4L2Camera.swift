@@ -89,7 +89,7 @@ public final class V4L2Camera: Camera {
             return true
         } catch {
             // Only a missing device counts: EACCES or EBUSY must reach the client as such at open().
-            return ![ENODEV, ENOENT, ENXIO].contains(error.rawValue)
+            return ![ENODEV, ENOENT, ENXIO].contains(error.errno.rawValue)
         }
     }
 
@@ -117,7 +117,7 @@ public final class V4L2Camera: Camera {
             self.format = format
             convertedFrom = nativeFormats.contains(format.pixelFormat) ? [] : nativeFormats
             self.device = device
-        } catch let error as V4L2Errno {
+        } catch let error as SystemError {
             close()
             throw error.cameraError(path: description.path)
         }
@@ -138,7 +138,7 @@ public final class V4L2Camera: Camera {
             // Best effort too: the photo is taken either way, and `off` switches the LED off again.
             defer { try? flash?.afterCapture(flashMode) }
             guard let frame = try stream.next(timeout: Self.frameTimeoutMilliseconds) else {
-                throw V4L2Errno("no frame from \(description.path) within \(Self.frameTimeoutMilliseconds) ms", code: ETIMEDOUT)
+                throw SystemError("no frame from \(description.path) within \(Self.frameTimeoutMilliseconds) ms", errno: Errno(rawValue: ETIMEDOUT))
             }
             let captureTime = Date()
             defer { try? stream.requeue(frame.index) }
@@ -147,7 +147,7 @@ public final class V4L2Camera: Camera {
                                  captureTime: captureTime, make: description.driver, model: description.name,
                                  isSynthetic: description.isVirtual, digitalZoomRatio: digitalZoomRatio, frameNumber: UInt64(frame.sequence),
                                  busInfo: description.busInfo, usb: description.usb)
-        } catch let error as V4L2Errno {
+        } catch let error as SystemError {
             // The device is gone or broken: let go of it, so it can be unloaded or replugged.
             close()
             throw CameraError.failed("capture from \(description.path) failed: \(error)")
@@ -164,10 +164,10 @@ public final class V4L2Camera: Camera {
         let frame: V4L2Stream.Frame
         do {
             guard let next = try stream.next(timeout: Self.frameTimeoutMilliseconds) else {
-                throw V4L2Errno("no frame from \(description.path) within \(Self.frameTimeoutMilliseconds) ms", code: ETIMEDOUT)
+                throw SystemError("no frame from \(description.path) within \(Self.frameTimeoutMilliseconds) ms", errno: Errno(rawValue: ETIMEDOUT))
             }
             frame = next
-        } catch let error as V4L2Errno {
+        } catch let error as SystemError {
             // The device is gone or broken: let go of it, as capturePhoto does.
             close()
             throw CameraError.failed("capture from \(description.path) failed: \(error)")
@@ -267,6 +267,6 @@ public final class V4L2Camera: Camera {
     }
 
     private func mappingErrors<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as V4L2Errno { throw error.cameraError(path: description.path) }
+        do { return try body() } catch let error as SystemError { throw error.cameraError(path: description.path) }
     }
 }

@@ -3,7 +3,7 @@ import Glibc
 import LensSystem
 
 /// An open V4L2 node, through libv4l2 (so cameras with vendor formats still deliver RGB24).
-/// Typed wrappers over the ioctls; every failure is a V4L2Errno. Closed on deinit.
+/// Typed wrappers over the ioctls; every failure is a SystemError naming the ioctl. Closed on deinit.
 public final class V4L2Device: V4L2ControlDevice {
     public let path: String
     let fd: Int32
@@ -12,7 +12,7 @@ public final class V4L2Device: V4L2ControlDevice {
     public init(path: String) throws {
         self.path = path
         let fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw V4L2Errno("open \(path)") }
+        guard fd >= 0 else { throw SystemError("open \(path)", errno: .current) }
         self.fd = fd
     }
 
@@ -24,10 +24,10 @@ public final class V4L2Device: V4L2ControlDevice {
     func ioctl<T>(_ request: UInt, _ argument: inout T, _ operation: String) throws {
         let fd = fd
         try withUnsafeMutableBytes(of: &argument) { bytes in
-            do throws(Errno) {
-                _ = try SystemCalls.retryingInterrupts(.deviceControl, fd: fd) { cv4l2_ioctl(fd, request, bytes.baseAddress) }
+            do throws(SystemError) {
+                _ = try SystemCalls.retryingInterrupts(operation, .deviceControl, fd: fd) { cv4l2_ioctl(fd, request, bytes.baseAddress) }
             } catch {
-                throw V4L2Errno(operation, code: error.rawValue)
+                throw SystemError(operation, errno: error.errno)
             }
         }
     }
@@ -98,7 +98,7 @@ public final class V4L2Device: V4L2ControlDevice {
     public func queryControl(_ id: UInt32) throws -> V4L2ControlInfo? {
         var query = v4l2_query_ext_ctrl()
         query.id = id
-        do { try ioctl(CV4L2_VIDIOC_QUERY_EXT_CTRL, &query, "VIDIOC_QUERY_EXT_CTRL") } catch let error as V4L2Errno where error.code == EINVAL {
+        do { try ioctl(CV4L2_VIDIOC_QUERY_EXT_CTRL, &query, "VIDIOC_QUERY_EXT_CTRL") } catch let error as SystemError where error.errno == .invalidArgument {
             return nil
         }
         return V4L2ControlInfo(id: id, minimum: query.minimum, maximum: query.maximum, step: query.step,
@@ -152,7 +152,7 @@ public final class V4L2Device: V4L2ControlDevice {
             var item = v4l2_querymenu()
             item.id = info.id
             item.index = UInt32(truncatingIfNeeded: index)
-            do { try ioctl(CV4L2_VIDIOC_QUERYMENU, &item, "VIDIOC_QUERYMENU") } catch let error as V4L2Errno where error.code == EINVAL {
+            do { try ioctl(CV4L2_VIDIOC_QUERYMENU, &item, "VIDIOC_QUERYMENU") } catch let error as SystemError where error.errno == .invalidArgument {
                 return false  // a gap: the driver skips this value
             }
             return true

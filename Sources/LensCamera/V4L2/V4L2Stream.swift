@@ -31,7 +31,7 @@ final class V4L2Stream {
             try device.ioctl(CV4L2_VIDIOC_QUERYBUF, &buffer, "VIDIOC_QUERYBUF")
             let length = Int(buffer.length)
             let address = v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, Int64(buffer.m.offset))
-            guard let address, address != MAP_FAILED else { throw V4L2Errno("v4l2_mmap") }
+            guard let address, address != MAP_FAILED else { throw SystemError("v4l2_mmap", errno: .current) }
             buffers.append(UnsafeMutableRawBufferPointer(start: address, count: length))
             try requeue(index)
         }
@@ -71,12 +71,12 @@ final class V4L2Stream {
     private func wait(timeout: Int32) throws -> Bool {
         let events: Int16
         do {
-            events = try FileDescriptor.borrowing(device.fd) { (file) throws(Errno) in try file.poll(for: Int16(POLLIN), milliseconds: timeout) }
+            events = try FileDescriptor.borrowing(device.fd) { (file) throws(SystemError) in try file.poll(for: Int16(POLLIN), milliseconds: timeout) }
         } catch {
-            throw V4L2Errno("poll", code: error.rawValue)
+            throw SystemError("poll", errno: error.errno)
         }
         if events & Int16(POLLIN) != 0 { return true }
-        if events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { throw V4L2Errno("poll", code: ENODEV) }
+        if events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { throw SystemError("poll", errno: Errno(rawValue: ENODEV)) }
         return false
     }
 

@@ -64,11 +64,11 @@ public struct VideoSigning: Sendable {
             let directory = String(video.path[..<(video.path.lastIndex(of: "/") ?? video.path.startIndex)])
             // A ".tmp-" name: ResultStore removes it at start if a crash leaves it behind.
             let rewritten = "\(directory)/\(StagedFile.temporaryPrefix)signing-\(UInt64.random(in: .min ... .max))"
-            defer { try? Syscalls.unlink(rewritten) }
+            defer { try? FileSystem.unlink(rewritten) }
             // Written durably already (MP4Signer's AtomicOutput); then the rename, then the directory entry.
             try signer.sign(inputPath: video.path, outputPath: rewritten)
-            try Syscalls.rename(rewritten, video.path)
-            try Syscalls.syncDirectory(directory)
+            try FileSystem.rename(rewritten, to: video.path)
+            try FileSystem.syncDirectory(directory)
         }
         return stamper?.outcome
     }

@@ -83,11 +83,11 @@ public struct ESTEnrollment: Sendable {
             CredentialFile.read(nextPath, "the renewed device key", isSecret: true, remedy: remedy), "the renewed device key",
             path: nextPath, remedy: remedy)
         if let leaf, let next, leaf.publicKey == next.publicKey {
-            try? Syscalls.rename(nextPath, "\(directory)/\(OrganizationIdentity.keyFileName)")
+            try? FileSystem.rename(nextPath, to: "\(directory)/\(OrganizationIdentity.keyFileName)")
         } else {
-            try? Syscalls.unlink(nextPath)
+            try? FileSystem.unlink(nextPath)
         }
-        try? Syscalls.syncDirectory(directory)
+        try? FileSystem.syncDirectory(directory)
     }
 
     /// lensd made the device key in its own state directory, so a renewal may replace it.
@@ -173,8 +173,8 @@ public struct ESTEnrollment: Sendable {
     private func promoteNextKey() throws(ESTFailure) {
         let directory = OrganizationIdentity.directory(identity)
         do {
-            try Syscalls.rename("\(directory)/\(Self.nextKeyFileName)", "\(directory)/\(OrganizationIdentity.keyFileName)")
-            try Syscalls.syncDirectory(directory)
+            try FileSystem.rename("\(directory)/\(Self.nextKeyFileName)", to: "\(directory)/\(OrganizationIdentity.keyFileName)")
+            try FileSystem.syncDirectory(directory)
         } catch {
             throw .local("the renewed chain is installed but its key could not replace the old one: \(error)")
         }

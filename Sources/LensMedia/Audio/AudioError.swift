@@ -45,7 +45,7 @@ public struct AudioError: Error, CustomStringConvertible, Sendable {
             let path = "\(directory)/\(name)"
             do {
                 try FileSystem.checkAccess(path, R_OK | W_OK)
-            } catch where error == .permissionDenied || error == .notPermitted {
+            } catch where error.errno == .permissionDenied || error.errno == .notPermitted {
                 return path
             } catch {}
         }

@@ -14,7 +14,7 @@ public final class FragmentedMP4Writer {
     public static let timescale: UInt32 = 90000
 
     private let path: String
-    private let file: Descriptor
+    private let file: FileDescriptor
     private let movie: MovieHeader
     private let journalMovieOffset: Int
     /// The journal moov's size, fixed at creation (see `finalMovieBound`).
@@ -44,15 +44,15 @@ public final class FragmentedMP4Writer {
         try hasher.begin(head: JournalLayout.retiredHeader(of: journalMovie), at: journalMovieOffset)
         let journal = fileType + reserve + journalMovie
         file = try MP4Error.io("create \(path)") {
-            try Syscalls.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
+            try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
         }
         do {
-            try file.write(journal, at: 0)
+            try file.writeAll(journal, at: 0)
             try file.sync()
-            try Syscalls.syncDirectory(Self.directory(of: path))
-        } catch let failure as Syscalls.Failure {
-            try? Syscalls.unlink(path)
-            throw MP4Error(failure, while: "start \(path)")
+            try FileSystem.syncDirectory(Self.directory(of: path))
+        } catch {
+            try? FileSystem.unlink(path)
+            throw MP4Error(error, while: "start \(path)")
         }
     }
 
@@ -77,16 +77,16 @@ public final class FragmentedMP4Writer {
         let fragment = Fragment(moofOffset: end, mdatOffset: end + moof.count, mdatHeaderSize: mdatHeader.count,
                                 samples: records, audioSamples: audioRecords)
         do {
-            try file.write(moof + mdatHeader, at: fragment.moofOffset)
+            try file.writeAll(moof + mdatHeader, at: fragment.moofOffset)
             var offset = fragment.mdatOffset + mdatHeader.count
             for payload in payloads {
-                try file.write(payload, at: offset)
+                try file.writeAll(payload, at: offset)
                 offset += payload.count
             }
             try file.sync()
-        } catch let failure as Syscalls.Failure {
+        } catch {
             try? file.truncate(to: end)
-            throw MP4Error(failure, while: "append to \(path)")
+            throw MP4Error(error, while: "append to \(path)")
         }
         // Hashed once durable, as the file reads once finalized: the moof retired to a free box.
         try hasher.begin(head: JournalLayout.retiredHeader(of: moof), at: fragment.moofOffset)

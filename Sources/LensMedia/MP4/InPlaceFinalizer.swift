@@ -18,17 +18,17 @@ struct InPlaceFinalizer {
     /// Cuts everything after the last fragment, appends the final moov, fsyncs, retypes the moofs
     /// and the journal moov to `free`, fsyncs. `hasher`: the writer's, fed every box up to the last
     /// mdat as it reads once finalized, or nil (recovery) to hash the finished file as it lies.
-    func finalize(_ file: borrowing Descriptor, hasher: BMFFHasher?, droppedBytes: Int) throws -> FinalizedMP4 {
+    func finalize(_ file: borrowing FileDescriptor, hasher: BMFFHasher?, droppedBytes: Int) throws -> FinalizedMP4 {
         guard let end = fragments.last?.mdatEnd else { throw MP4Error(.noCompleteFragment, "\(path): no complete fragment") }
         let table = SampleTable(chunks: fragments.map(\.chunk))
         let audio = SampleTable(chunks: fragments.compactMap(\.audioChunk))
         let moov = MovieBox.final(movie, video: table, audio: audio)
         try MP4Error.io("finalize \(path)") {
             try file.truncate(to: end)
-            try file.write(moov, at: end)
+            try file.writeAll(moov, at: end)
             try file.sync()
             for offset in [journalMovieOffset] + fragments.map(\.moofOffset) {
-                try file.write(JournalLayout.retiredType, at: offset + 4)
+                try file.writeAll(JournalLayout.retiredType, at: offset + 4)
             }
             try file.sync()
         }

@@ -20,7 +20,7 @@ public struct MP4Error: Error, CustomStringConvertible, Sendable {
 
     public let kind: Kind
     public let message: String
-    public let errno: Int32?
+    public let errno: Errno?
 
     init(_ kind: Kind, _ message: String) {
         self.kind = kind
@@ -28,7 +28,7 @@ public struct MP4Error: Error, CustomStringConvertible, Sendable {
         errno = nil
     }
 
-    init(_ failure: Syscalls.Failure, while operation: String) {
+    init(_ failure: SystemError, while operation: String) {
         kind = .io
         message = "\(operation): \(failure)"
         errno = failure.errno
@@ -42,7 +42,7 @@ public struct MP4Error: Error, CustomStringConvertible, Sendable {
     static func io<Result: ~Copyable>(_ operation: String, _ body: () throws -> Result) throws -> Result {
         do {
             return try body()
-        } catch let failure as Syscalls.Failure {
+        } catch let failure as SystemError {
             throw MP4Error(failure, while: operation)
         }
     }

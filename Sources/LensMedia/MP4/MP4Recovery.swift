@@ -16,7 +16,7 @@ public enum MP4Recovery {
     /// fragment, or that is not a lensd journal, throws (MP4Error, hostile-input safe: no crash, no huge
     /// allocation from a size field).
     public static func finalize(path: String) throws -> FinalizedMP4 {
-        let file = try MP4Error.io("open \(path)") { try Syscalls.open(path, O_RDWR | O_NOFOLLOW) }
+        let file = try MP4Error.io("open \(path)") { try FileDescriptor.open(path, O_RDWR | O_NOFOLLOW) }
         let status = try MP4Error.io("stat \(path)") { try file.status() }
         guard status.isRegularFile else { throw MP4Error(.notLensdFile, "\(path) is not a regular file") }
         let (boxes, end) = try MP4Error.io("read \(path)") { try RootBox.scan(file, fileSize: status.size) }
@@ -42,7 +42,7 @@ public enum MP4Recovery {
     }
 
     /// The space kept for the manifest: still `free`, or already the signer's C2PA `uuid` box.
-    private static func isReserve(_ box: RootBox, in file: borrowing Descriptor) throws -> Bool {
+    private static func isReserve(_ box: RootBox, in file: borrowing FileDescriptor) throws -> Bool {
         if box.type == "free" { return true }
         guard box.type == "uuid" else { return false }
         return try MP4Error.io("read uuid box") { try file.read(count: 16, at: box.offset + 8) } == ContentProvenanceBox.uuid
@@ -50,7 +50,7 @@ public enum MP4Recovery {
 
     /// The leading moof+mdat pairs that parse and agree with each other; the first pair that does
     /// not (a torn write) and everything after it is the tail to drop.
-    private static func completeFragments(_ file: borrowing Descriptor, boxes: ArraySlice<RootBox>, hasAudio: Bool) throws -> [Fragment] {
+    private static func completeFragments(_ file: borrowing FileDescriptor, boxes: ArraySlice<RootBox>, hasAudio: Bool) throws -> [Fragment] {
         var fragments: [Fragment] = []
         var index = boxes.startIndex
         while index + 1 < boxes.endIndex, boxes[index].type == "moof", boxes[index + 1].type == "mdat" {
@@ -71,7 +71,7 @@ public enum MP4Recovery {
 
     /// Sample count and duration if `last` is a final moov that parses; nil for anything else
     /// (a torn moov being appended when the crash came is cut off like a torn fragment).
-    private static func finalMovie(_ file: borrowing Descriptor, _ last: RootBox) throws -> MovieBox.FinalSummary? {
+    private static func finalMovie(_ file: borrowing FileDescriptor, _ last: RootBox) throws -> MovieBox.FinalSummary? {
         guard last.type == "moov", last.size <= finalMovieLimit else { return nil }
         let bytes = try last.read(file, limit: finalMovieLimit)
         return try? MovieBox.readFinal(bytes)
@@ -79,13 +79,13 @@ public enum MP4Recovery {
 
     /// A file whose final moov is durable: retypes whatever moof or journal moov a crash left
     /// untouched (nothing, for a cleanly finished file) and hashes it as it is.
-    private static func completeFinalized(_ path: String, _ file: borrowing Descriptor, boxes: [RootBox],
+    private static func completeFinalized(_ path: String, _ file: borrowing FileDescriptor, boxes: [RootBox],
                                           movie: MovieBox.FinalSummary) throws -> FinalizedMP4 {
         let leftovers = boxes.dropLast().indices.filter { $0 >= 2 && ["moov", "moof"].contains(boxes[$0].type) }
         var finished = boxes
         if !leftovers.isEmpty {
             try MP4Error.io("finish finalizing \(path)") {
-                for index in leftovers { try file.write(JournalLayout.retiredType, at: boxes[index].offset + 4) }
+                for index in leftovers { try file.writeAll(JournalLayout.retiredType, at: boxes[index].offset + 4) }
                 try file.sync()
             }
             for index in leftovers {

@@ -12,7 +12,7 @@ struct RootBox: Equatable {
     /// The root boxes from the start of the file up to the first one that is not complete:
     /// a size that is 0 ("to the end"), smaller than its header, or runs past `fileSize` ends the
     /// list. `end` is where the complete boxes stop; any bytes after it are a torn tail.
-    static func scan(_ file: borrowing Descriptor, fileSize: Int) throws -> (boxes: [RootBox], end: Int) {
+    static func scan(_ file: borrowing FileDescriptor, fileSize: Int) throws -> (boxes: [RootBox], end: Int) {
         var boxes: [RootBox] = []
         var offset = 0
         while let box = try header(file, at: offset, fileSize: fileSize) {
@@ -22,7 +22,7 @@ struct RootBox: Equatable {
         return (boxes, offset)
     }
 
-    private static func header(_ file: borrowing Descriptor, at offset: Int, fileSize: Int) throws -> RootBox? {
+    private static func header(_ file: borrowing FileDescriptor, at offset: Int, fileSize: Int) throws -> RootBox? {
         guard fileSize - offset >= 8 else { return nil }
         var reader = BoxReader(try file.read(count: min(16, fileSize - offset), at: offset))
         var size = UInt64(try reader.u32())
@@ -39,7 +39,7 @@ struct RootBox: Equatable {
 
     /// The whole box in memory, for the small ones (moov, moof); `limit` guards against a size
     /// field that would make recovery allocate gigabytes.
-    func read(_ file: borrowing Descriptor, limit: Int) throws -> [UInt8] {
+    func read(_ file: borrowing FileDescriptor, limit: Int) throws -> [UInt8] {
         guard size <= limit else { throw MP4Error(.malformed, "'\(type)' at \(offset) has \(size) bytes, more than \(limit)") }
         return try MP4Error.io("read '\(type)' box") { try file.read(count: size, at: offset) }
     }

@@ -1,5 +1,6 @@
 import CCurl
 import Glibc
+import LensSystem
 import Synchronization
 
 /// Raised once, from any thread: the upload in flight stops, and so does every later one.
@@ -32,15 +33,15 @@ struct HTTPUpload {
     /// A transfer that moves less than a byte a second for this long has stalled.
     var stallSeconds = 60
 
-    /// Sends `size` bytes read from `fd` (from its current offset).
-    func send(fd: Int32, size: Int) throws -> Response {
+    /// Sends `size` bytes read from `file` (from its current offset); the C shim reads it.
+    func send(_ file: borrowing FileDescriptor, size: Int) throws -> Response {
         let transfer = try CurlTransfer(url: url, caFile: caFile)
         let curl = transfer.curl
         var list: UnsafeMutablePointer<curl_slist>?
         for header in headers { list = lens_curl_slist_append(list, header) }
         defer { lens_curl_slist_free_all(list) }
         let body = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        body.initialize(to: fd)
+        body.initialize(to: file.rawValue)
         defer { body.deallocate() }
 
         try transfer.set([

@@ -159,11 +159,10 @@ public final class Outbox: Sendable {
     /// SHA-256 of what was sent.
     private func attempt(_ record: OutboxRecord) -> (UploadVerdict, OutboxRecord) {
         var record = record
-        let file: Descriptor
-        do { file = try Syscalls.open(record.path, O_RDONLY | O_NOFOLLOW) } catch let failure as Syscalls.Failure where failure.errno == ENOENT {
+        let file: FileDescriptor
+        do { file = try FileDescriptor.open(record.path, O_RDONLY | O_NOFOLLOW) } catch {
+            guard error.errno == .notFound else { return (.transient("reading the local file: \(error)", retryAfter: nil), record) }
             return (.permanent(error: UploadError.missing, message: "the local file is gone (deleted before it could be sent)"), record)
-        } catch {
-            return (.transient("reading the local file: \(error)", retryAfter: nil), record)
         }
         do {
             let size = try file.status().size
@@ -175,7 +174,7 @@ public final class Outbox: Sendable {
                 // A video is published before it is hashed; hashing here keeps that off the capture path.
                 record.sha256 = try SHA256Hex.digest(file)
                 record.size = size
-                try file.rewind()
+                try file.seek(to: 0)
             }
             let url = UploadURL.expand(settings.urlTemplate, name: record.name, fileExtension: record.fileExtension)
             let deadline = settings.attemptDeadline(forSize: size)
@@ -184,7 +183,7 @@ public final class Outbox: Sendable {
             let started = ContinuousClock.now
             // libcurl ends the attempt at the deadline, to the millisecond: a failure then is its doing.
             do {
-                return (UploadVerdict.of(try upload.send(fd: file.raw, size: size)), record)
+                return (UploadVerdict.of(try upload.send(file, size: size)), record)
             } catch let failure as HTTPUpload.TransportFailure where !failure.isTLS && ContinuousClock.now - started >= .seconds(deadline * 0.99) {
                 return (.transient("the attempt took its whole deadline of \(Int(deadline.rounded())) s (upload-timeout): \(failure.message)", retryAfter: nil), record)
             }

@@ -1,5 +1,6 @@
 @testable import LensCamera
 @testable import LensCore
+import LensSystem
 import XCTest
 
 /// The V4L2 control logic against a fake device layer. This is the one place lensd's tests use a
@@ -22,11 +23,11 @@ final class V4L2ControlsTests: XCTestCase {
 
         func queryControl(_ id: UInt32) throws -> V4L2ControlInfo? { controls[id] }
         func control(_ id: UInt32) throws -> Int32 {
-            guard controls[id] != nil else { throw V4L2Errno("VIDIOC_G_CTRL", code: EINVAL) }
+            guard controls[id] != nil else { throw SystemError("VIDIOC_G_CTRL", errno: .invalidArgument) }
             return values[id] ?? 0
         }
         func setControl(_ id: UInt32, to value: Int32) throws {
-            guard controls[id] != nil else { throw V4L2Errno("VIDIOC_S_CTRL", code: EINVAL) }
+            guard controls[id] != nil else { throw SystemError("VIDIOC_S_CTRL", errno: .invalidArgument) }
             sets.append((id, value))
             values[id] = value
         }
@@ -37,11 +38,11 @@ final class V4L2ControlsTests: XCTestCase {
         var rectangles: [UInt32: V4L2Rectangle] = [:]
         var adjust: (V4L2Rectangle) -> V4L2Rectangle = { $0 }
         func rectangle(_ id: UInt32) throws -> V4L2Rectangle {
-            guard controls[id] != nil else { throw V4L2Errno("VIDIOC_G_EXT_CTRLS", code: EINVAL) }
+            guard controls[id] != nil else { throw SystemError("VIDIOC_G_EXT_CTRLS", errno: .invalidArgument) }
             return rectangles[id] ?? V4L2Rectangle(left: 0, top: 0, width: 0, height: 0)
         }
         func setRectangle(_ id: UInt32, to rectangle: V4L2Rectangle) throws {
-            guard controls[id] != nil else { throw V4L2Errno("VIDIOC_S_EXT_CTRLS", code: EINVAL) }
+            guard controls[id] != nil else { throw SystemError("VIDIOC_S_EXT_CTRLS", errno: .invalidArgument) }
             rectangles[id] = adjust(rectangle)
         }
     }
@@ -303,9 +304,9 @@ final class V4L2ControlsTests: XCTestCase {
     }
 
     func testErrnoMapsToPermissionDeniedAndBusy() {
-        XCTAssertEqual(V4L2Errno("open", code: EACCES).cameraError(path: "/dev/video0"),
+        XCTAssertEqual(SystemError("open", errno: .permissionDenied).cameraError(path: "/dev/video0"),
                        .permissionDenied("no permission to open /dev/video0 (open: Permission denied); lensd's user needs access to the video device"))
-        guard case .busy(let message) = V4L2Errno("VIDIOC_S_FMT", code: EBUSY).cameraError(path: "/dev/video0") else {
+        guard case .busy(let message) = SystemError("VIDIOC_S_FMT", errno: Errno(rawValue: EBUSY)).cameraError(path: "/dev/video0") else {
             return XCTFail("EBUSY is not busy")
         }
         XCTAssertTrue(message.contains("in use by another program"), message)

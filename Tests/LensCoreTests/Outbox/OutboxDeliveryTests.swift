@@ -1,6 +1,7 @@
 import Foundation
 @testable import LensCore
 import LensCrypto
+import LensSystem
 @testable import LensNetwork
 @testable import LensStorage
 import LensTestSupport
@@ -162,10 +163,8 @@ final class OutboxDeliveryTests: XCTestCase {
         abort.raise()
         let url = UploadURL.expand(nginx.url(tls: false), name: result.name, fileExtension: "jpg")
         let upload = HTTPUpload(url: url, headers: [], caFile: nil, abort: abort, deadlineSeconds: 60)
-        let fd = Glibc.open(result.path, O_RDONLY)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        defer { Glibc.close(fd) }
-        XCTAssertThrowsError(try upload.send(fd: fd, size: result.size)) { error in
+        let file = try FileDescriptor.open(result.path, O_RDONLY)
+        XCTAssertThrowsError(try upload.send(file, size: result.size)) { error in
             XCTAssertTrue(error is HTTPUpload.TransportFailure, "\(error)")
         }
         XCTAssertEqual(nginx.storedFiles(), [])

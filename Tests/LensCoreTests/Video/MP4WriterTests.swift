@@ -78,7 +78,7 @@ final class MP4WriterTests: XCTestCase {
 
         // O_EXCL: a second recording never overwrites a file.
         XCTAssertThrowsError(try FragmentedMP4Writer(path: path, track: VideoTrack(format: .jpeg, width: 320, height: 240),
-                                                     creationTime: Date())) { XCTAssertEqual(($0 as? MP4Error)?.errno, EEXIST) }
+                                                     creationTime: Date())) { XCTAssertEqual(($0 as? MP4Error)?.errno, .exists) }
         XCTAssertThrowsError(try FragmentedMP4Writer(path: directory.file("zero.mp4").path,
                                                      track: VideoTrack(format: .jpeg, width: 0, height: 240), creationTime: Date()))
         XCTAssertThrowsError(try FragmentedMP4Writer(path: directory.file("sps.mp4").path,
