@@ -42,7 +42,7 @@ let package = Package(
         // The frozen names of the D-Bus API (bus names, paths, errors, signals), spelled once for
         // the daemon, LensClient and lensctl: pure Swift, no dependencies.
         .target(name: "LensContract"),
-        .target(name: "LensCrypto", dependencies: ["COpenSSL", "CTSS2"]),
+        .target(name: "LensCrypto", dependencies: ["COpenSSL", "CTSS2", "LensSystem"]),
         // The encodings a manifest is made of: CBOR, JUMBF, JSON, the claim, the labels (in one place).
         .target(name: "C2PAEncoding", dependencies: ["LensCrypto", "LensSystem"]),
         .target(name: "C2PA", dependencies: ["C2PAEncoding", "LensCrypto", "LensSystem"]),

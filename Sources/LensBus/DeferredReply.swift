@@ -1,3 +1,4 @@
+import LensSystem
 import Synchronization
 
 /// A reply promised now and sent later, e.g. when a worker thread finishes. Answer it exactly
@@ -42,7 +43,7 @@ public final class DeferredReply: Sendable {
 struct MessageAnswering: CallAnswering {
     let loop: any LoopExecutor
     /// Only opened on the loop thread.
-    let request: LoopConfined<Message>
+    let request: Confined<Message>
     let declaredSignature: String
 
     func send(_ answer: Result<[BusValue], BusError>) {

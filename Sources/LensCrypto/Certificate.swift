@@ -1,4 +1,5 @@
 import COpenSSL
+import LensSystem
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Darwin
 /// An X.509 certificate. The X509 is never mutated after init, and init fills OpenSSL's lazily
 /// computed extension cache, so later reads do not write to it.
 public final class Certificate: Sendable, Equatable {
-    private let handle: OpenSSLHandle<OpaquePointer>
+    private let handle: CHandle<OpaquePointer>
     var x509: OpaquePointer { handle.pointer }
     public let der: [UInt8]
     public let publicKey: PublicKey
@@ -20,7 +21,7 @@ public final class Certificate: Sendable, Equatable {
     /// Takes ownership of `x509`, freeing it if init fails. `der` is its exact encoding.
     private init(owning x509: OpaquePointer, der: [UInt8]) throws {
         let operation = "parse certificate"
-        let handle = OpenSSLHandle(owning: x509) { X509_free($0) }
+        let handle = CHandle(owning: x509) { X509_free($0) }
         // Rejecting malformed or duplicated extensions up front keeps isCA, keyUsage and
         // friends honest: OpenSSL reports a malformed extension as if it were absent.
         let flags = X509_get_extension_flags(x509)

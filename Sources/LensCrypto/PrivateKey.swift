@@ -1,10 +1,11 @@
 import COpenSSL
+import LensSystem
 
 /// A private key; only EC keys on the three NIST curves can sign here.
 /// The EVP_PKEY is never mutated after init, and OpenSSL allows concurrent operations on a
 /// shared, unmodified key.
 public final class PrivateKey: Sendable {
-    private let handle: OpenSSLHandle<OpaquePointer>
+    private let handle: CHandle<OpaquePointer>
     var key: OpaquePointer { handle.pointer }
     /// Decoded from the SubjectPublicKeyInfo rather than sharing `key`, so it never holds private material.
     public let publicKey: PublicKey
@@ -14,7 +15,7 @@ public final class PrivateKey: Sendable {
 
     /// Takes ownership of `key`, freeing it if init fails.
     init(owning key: OpaquePointer, propertyQuery: String? = nil) throws {
-        let handle = OpenSSLHandle(owning: key) { EVP_PKEY_free($0) }
+        let handle = CHandle(owning: key) { EVP_PKEY_free($0) }
         self.propertyQuery = propertyQuery
         let spki = try DER.encode("encode public key") { i2d_PUBKEY(key, $0) }
         publicKey = try PublicKey(subjectPublicKeyInfoDER: spki)

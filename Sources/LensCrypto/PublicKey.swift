@@ -1,16 +1,17 @@
 import COpenSSL
+import LensSystem
 
 /// A public key of any type OpenSSL can decode; EC, RSA and Ed25519 keys can verify.
 /// The EVP_PKEY is never mutated after init, and OpenSSL allows concurrent operations on a
 /// shared, unmodified key.
 public final class PublicKey: Sendable, Equatable {
-    private let handle: OpenSSLHandle<OpaquePointer>
+    private let handle: CHandle<OpaquePointer>
     var key: OpaquePointer { handle.pointer }
     public let subjectPublicKeyInfoDER: [UInt8]
 
     /// Takes ownership of `key`, freeing it if init fails.
     init(owning key: OpaquePointer) throws {
-        let handle = OpenSSLHandle(owning: key) { EVP_PKEY_free($0) }
+        let handle = CHandle(owning: key) { EVP_PKEY_free($0) }
         subjectPublicKeyInfoDER = try DER.encode("encode public key") { i2d_PUBKEY(key, $0) }
         self.handle = handle
     }

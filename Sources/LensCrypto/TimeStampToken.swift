@@ -1,4 +1,5 @@
 import COpenSSL
+import LensSystem
 import FoundationEssentials
 import Glibc
 
@@ -6,7 +7,7 @@ import Glibc
 /// digest, and the checks a verifier makes before believing it. The PKCS7 is never mutated
 /// after init; verification reads it only.
 public final class TimeStampToken: Sendable {
-    private let handle: OpenSSLHandle<UnsafeMutablePointer<PKCS7>>
+    private let handle: CHandle<UnsafeMutablePointer<PKCS7>>
     private var token: UnsafeMutablePointer<PKCS7> { handle.pointer }
     public let genTime: Date
     /// The TSA's signing certificate, then every other certificate the token carries.
@@ -44,7 +45,7 @@ public final class TimeStampToken: Sendable {
 
     private init(owning token: UnsafeMutablePointer<PKCS7>) throws {
         let operation = "read time-stamp token"
-        let handle = OpenSSLHandle(owning: token) { PKCS7_free($0) }
+        let handle = CHandle(owning: token) { PKCS7_free($0) }
         do {
             guard let info = PKCS7_to_TS_TST_INFO(token) else { throw CryptoError.openSSL(operation) }
             defer { TS_TST_INFO_free(info) }

@@ -6,7 +6,7 @@ import LensSystem
 /// them runs on `worker`; the bus thread keeps only snapshots of their state.
 final class CameraRig: Sendable {
     private let worker = SerialWorker(name: "lensd-camera")
-    private let cameras: WorkerConfined<[any Camera]>
+    private let cameras: Confined<[any Camera]>
     let descriptions: [CameraDescription]
     /// The state snapshots, read before the cameras went to the worker.
     let initialStates: [CameraState]
@@ -16,13 +16,13 @@ final class CameraRig: Sendable {
     init(_ cameras: [any Camera]) {
         initialStates = cameras.map(\.state)
         descriptions = initialStates.map(\.description)
-        self.cameras = WorkerConfined(cameras, on: worker)
+        self.cameras = Confined(cameras, on: worker)
     }
 
     var isEmpty: Bool { descriptions.isEmpty }
 
     /// State of another holder's that only jobs on the camera thread touch (a recording's recorder).
-    func confined<State>(_ state: State) -> WorkerConfined<State> { WorkerConfined(state, on: worker) }
+    func confined<State>(_ state: State) -> Confined<State> { Confined(state, on: worker) }
 
     /// Runs `body` on the camera thread with camera `index`, then `completion` with its result
     /// (on the camera thread too; callers post back to their loop).

@@ -28,12 +28,12 @@ final class FaceWatch: FrameSink, Sendable {
     }
 
     private let worker = SerialWorker(name: "lensd-face")
-    private let scoring: WorkerConfined<Scoring>
+    private let scoring: Confined<Scoring>
     private let busy = Atomic<Bool>(false)
     private let report: @Sendable (FaceWatch, Result<Report, Error>) -> Void
 
     init(controller: FaceAutoCapture<FrameCopy>, report: @escaping @Sendable (FaceWatch, Result<Report, Error>) -> Void) {
-        scoring = WorkerConfined(Scoring(controller: controller), on: worker)
+        scoring = Confined(Scoring(controller: controller), on: worker)
         self.report = report
     }
 

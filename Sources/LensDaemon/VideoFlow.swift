@@ -32,7 +32,7 @@ final class Recording: Sendable {
     let recordedMilliseconds = Atomic<Int>(0)
     let recordedBytes = Atomic<Int>(0)
     /// Made by the first frame's job, at the rate the open camera streams.
-    private let recorder: WorkerConfined<VideoRecorder?>
+    private let recorder: Confined<VideoRecorder?>
     /// Capturing from StartVideoCapture on; handed to the recorder with the first frame.
     private let microphone: Microphone?
 

@@ -23,7 +23,7 @@ final class BackgroundFragmentWriter: Sendable {
     }
 
     private let worker = SerialWorker(name: "lensd-video-writer")
-    private let writer: WorkerConfined<FragmentedMP4Writer>
+    private let writer: Confined<FragmentedMP4Writer>
     private let slots: DispatchSemaphore
     private let progress: Mutex<Progress>
     private let journalMovieSize: Int
@@ -32,7 +32,7 @@ final class BackgroundFragmentWriter: Sendable {
         progress = Mutex(Progress(writtenSize: writer.size))
         journalMovieSize = writer.journalMovieSize
         slots = DispatchSemaphore(value: depth)
-        self.writer = WorkerConfined(writer, on: worker)
+        self.writer = Confined(writer, on: worker)
     }
 
     /// The most the final moov can take with `moreSamples` samples in one more fragment than

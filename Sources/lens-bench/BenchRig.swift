@@ -10,11 +10,11 @@ import Synchronization
 final class BenchRig: Sendable {
     let pipeline = FramePipeline()
     private let worker = SerialWorker(name: "bench-camera")
-    private let camera: WorkerConfined<SyntheticCamera>
+    private let camera: Confined<SyntheticCamera>
     private let pumping = Atomic(false)
 
     init(_ camera: SyntheticCamera) {
-        self.camera = WorkerConfined(camera, on: worker)
+        self.camera = Confined(camera, on: worker)
         onCameraNoResult { try? $0.open() }
     }
 

@@ -1,4 +1,5 @@
 import CPKCS11
+import LensSystem
 import Synchronization
 
 /// A PKCS#11 module (the `pkcs11-module` shared object), loaded and C_Initialize'd once per path
@@ -6,14 +7,17 @@ import Synchronization
 /// those of an identity still signing, and a second C_Initialize is an error.
 /// The function list is immutable, and the module was initialized with CKF_OS_LOCKING_OK, so it
 /// may be called from any thread.
-final class PKCS11Module: @unchecked Sendable {  // immutable C handle; the module was initialized to lock for itself
-    let handle: OpaquePointer
+final class PKCS11Module: Sendable {
+    private let module: CHandle<OpaquePointer>
     let path: String
+
+    var handle: OpaquePointer { module.pointer }
 
     private static let loaded = Mutex<[String: PKCS11Module]>([:])
 
     private init(handle: OpaquePointer, path: String) {
-        self.handle = handle
+        // Never unloaded (see above): nothing to free.
+        module = CHandle(owning: handle) { _ in }
         self.path = path
     }
 
