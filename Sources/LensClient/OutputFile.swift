@@ -110,9 +110,9 @@ public enum OutputFile {
     }
 
     /// Lets `fill` write the result through the descriptor it gets (read-write: a caller may
-    /// read back what it wrote), then publishes it. To a file: `fill` writes a temporary file
-    /// beside it, which is fsynced, then renamed over the target (`overwrite`; checked once more
-    /// to be a regular file just before) or hard-linked there, which fails if something appeared
+    /// read back what it wrote), then publishes it. To a file: `fill` writes a StagedFile beside
+    /// it, which is fsynced, then renamed over the target (`overwrite`; checked once more to be a
+    /// regular file just before) or hard-linked there, which fails if something appeared
     /// meanwhile. To standard output: `fill` writes an unlinked temporary file, copied out once
     /// `fill` has succeeded. A reader never sees a partial file; if `fill` or the fsync fails,
     /// nothing is left. Returns the absolute path ("-" for standard output) and what `fill` returned.
@@ -120,35 +120,35 @@ public enum OutputFile {
                                 fill: (borrowing FileDescriptor) throws -> T) throws -> (path: String, filled: T) {
         guard let path = target.path(name: name, fileExtension: fileExtension) else { return try writeToStandardOutput(fill) }
         let target = URL(fileURLWithPath: path).standardizedFileURL
-        let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
-        let file = try creating("cannot create \(temporary)") { () throws(SystemError) in
-            try FileDescriptor.open(temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o666)
+        let directory = target.deletingLastPathComponent().path
+        let staged: StagedFile
+        do {
+            staged = try StagedFile(inDirectory: directory, label: target.lastPathComponent, mode: 0o666)
+        } catch {
+            throw Failure("cannot create a temporary file in \(directory)", cause: error)
         }
-        defer { try? FileSystem.unlink(temporary) }
-        let filled = try fill(file)
-        do { try file.sync() } catch { throw Failure("cannot write \(temporary)", cause: error) }
-        try publish(temporary, at: target.path, overwrite: overwrite)
+        let filled = try fill(staged.file)
+        try publish(staged, as: target.lastPathComponent, at: target.path, overwrite: overwrite)
         // So the new name survives a crash; best effort, the file itself is already safe.
-        try? FileSystem.syncDirectory(target.deletingLastPathComponent().path)
+        try? staged.syncDirectory()
         return (target.path, filled)
     }
 
-    /// Renames the complete `temporary` over `path`, or with `overwrite` false links it there.
-    private static func publish(_ temporary: String, at path: String, overwrite: Bool) throws(Failure) {
+    /// Renames the complete file over `path`, or with `overwrite` false links it there.
+    private static func publish(_ staged: StagedFile, as name: String, at path: String, overwrite: Bool) throws(Failure) {
         if overwrite {
             // What was checked before the capture may have been swapped for a device or a link since.
             if let info = try? FileSystem.status(path, followingLinks: false), info.mode & S_IFMT != S_IFREG {
                 throw Failure("\(path) is no longer a regular file (now \(kind(info.mode))); not replaced")
             }
-            do { try FileSystem.rename(temporary, to: path) } catch {
-                throw Failure("cannot rename \(temporary) to \(path)", cause: error)
+            do { try staged.publish(as: name) } catch {
+                throw Failure("cannot write \(path)", cause: error)
             }
         } else {
-            do { try FileSystem.link(temporary, to: path) } catch where error.errno == .exists {
+            do { try staged.publish(asNew: name) } catch where error.errno == .exists {
                 throw Failure("\(path) exists; pass --force to overwrite it")
             } catch {
-                throw Failure("cannot create \(path)", cause: error)
+                throw Failure("cannot write \(path)", cause: error)
             }
         }
     }

@@ -74,7 +74,7 @@ enum DeviceEnrollment {
         do {
             let stagingDirectory = try FileDescriptor.open(staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
             for file in files {
-                try StagedFile(directory: stagingDirectory, parts: [Array(file.text.utf8)], mode: file.mode).commit(as: file.name)
+                try StagedFile(in: stagingDirectory, writing: [Array(file.text.utf8)], mode: file.mode).commit(as: file.name)
             }
             try FileSystem.rename(staging, to: directory)
         } catch {

@@ -85,7 +85,7 @@ enum OrganizationIdentity {
         try FileSystem.makeDirectories(path, mode: 0o700)
         let state = try FileDescriptor.open(configuration.stateDirectory.path, O_RDONLY | O_DIRECTORY)
         let directory = try StateDirectoryEntry.open(directoryName, in: state, as: .directory, label: path)
-        try StagedFile(directory: directory, parts: [bytes], mode: mode).commit(as: name)
+        try StagedFile(in: directory, writing: [bytes], mode: mode).commit(as: name)
     }
 
     private static func tpmKey(_ configuration: IdentityConfiguration, create: Bool) throws(IdentityFailure) -> (any SigningKey)? {

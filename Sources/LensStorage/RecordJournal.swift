@@ -49,9 +49,9 @@ package struct RecordJournal<Record: JournalRecord> {
         do {
             // The queue's directory itself, never a link planted in its place.
             let queue = try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-            try StagedFile(directory: queue, parts: [bytes], mode: 0o600).commit(as: fileName(record.name))
-        } catch let failure as SystemError {
-            throw StorageError(failure, while: "recording \(record.name) in \(purpose)")
+            try StagedFile(in: queue, writing: [bytes], mode: 0o600).commit(as: fileName(record.name))
+        } catch {
+            throw StorageError(error, while: "recording \(record.name) in \(purpose)")
         }
     }
 

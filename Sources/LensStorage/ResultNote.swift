@@ -40,7 +40,7 @@ struct ResultNote: Equatable {
     /// Written durably before the result is published (see `ResultStore.publishRecording`).
     func write(_ name: String, in directory: borrowing FileDescriptor) throws {
         guard isNeeded else { return }
-        try StagedFile(directory: directory, parts: [Array(text.utf8)], mode: 0o600).commit(as: Self.fileName(name))
+        try StagedFile(in: directory, writing: [Array(text.utf8)], mode: 0o600).commit(as: Self.fileName(name))
     }
 
     /// Removes the note of a deleted result, if it has one.

@@ -14,32 +14,29 @@ extension ResultStore {
             throw StorageError(.invalidArgument, "the range to replace in \(name) lies outside its \(entry.size) bytes")
         }
         let uidDirectory = try userDirectory(uid)
-        let temporary = "\(StagedFile.temporaryPrefix)replace-\(UInt64.random(in: .min ... .max))"
         do {
+            let copy = try StagedFile(in: uidDirectory, label: "replace", mode: 0o600)
             let digest = try withFile(entry, uid: uid) { original in
-                let copy = try FileDescriptor.open(at: uidDirectory, temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
                 let hasher = Hasher(.sha256)
                 let keep = { (piece: UnsafeRawBufferPointer) throws in
                     hasher.update(piece)
-                    try copy.writeAll(piece)
+                    try copy.file.writeAll(piece)
                 }
                 try Self.read(original, count: range.lowerBound, into: keep)
                 try Self.read(original, count: range.count) { _ in }
                 try bytes.withUnsafeBytes(keep)
                 try Self.read(original, count: entry.size - range.upperBound, into: keep)
-                try copy.sync()
                 return SHA256Hex.encode(hasher.finalize())
             }
             let size = entry.size - range.count + bytes.count
             return try state.withLock { state in
                 guard state.index.entry(name: name, uid: uid) != nil else { throw StorageError(.notFound, "no result named \(name)") }
-                try FileSystem.rename(at: uidDirectory, temporary, to: entry.fileName)
-                try uidDirectory.sync()
+                try copy.publish(as: entry.fileName)
+                try copy.syncDirectory()
                 state.index.replace(name: name, uid: uid, size: size, sha256: digest)
                 return storedResult(try lookUp(locked: name, uid: uid, in: state.index), uid: uid, sha256: digest)
             }
         } catch {
-            try? FileSystem.unlink(at: uidDirectory, temporary)
             if let failure = error as? SystemError { throw StorageError(failure, while: "replacing result \(name)") }
             throw error
         }

@@ -74,7 +74,7 @@ public final class ResultStore: Sendable {
                                       created: Date(), note: ResultNote())
         let uidDirectory = try userDirectory(uid)
         do {
-            let staged = try StagedFile(directory: uidDirectory, parts: parts, mode: 0o600)
+            let staged = try StagedFile(in: uidDirectory, writing: parts, mode: 0o600)
             return try publish(entry, uid: uid, in: uidDirectory) { try staged.commit(as: entry.fileName) }
         } catch let failure as SystemError {
             throw StorageError(failure, while: "storing result \(name)")

@@ -88,6 +88,11 @@ public enum FileSystem {
         try SystemCalls.rename(at: directory.rawValue, source, to: destination)
     }
 
+    /// linkat(2) within one directory: fails with `.exists` rather than replace anything.
+    public static func link(at directory: borrowing FileDescriptor, _ source: String, to destination: String) throws(SystemError) {
+        try SystemCalls.link(at: directory.rawValue, source, to: destination)
+    }
+
     /// unlinkat(2) of a file (not a directory).
     public static func unlink(at directory: borrowing FileDescriptor, _ name: String) throws(SystemError) {
         try SystemCalls.unlink(at: directory.rawValue, name)

@@ -305,6 +305,10 @@ public enum SystemCalls {
         _ = try retrying("renameat", path: "\(source) → \(destination)") { Int(renameat(directory, source, directory, destination)) }
     }
 
+    static func link(at directory: Int32, _ source: String, to destination: String) throws(SystemError) {
+        _ = try retrying("linkat", path: "\(source) → \(destination)") { Int(linkat(directory, source, directory, destination, 0)) }
+    }
+
     static func unlink(at directory: Int32, _ name: String) throws(SystemError) {
         _ = try retrying("unlinkat", path: name) { Int(unlinkat(directory, name, 0)) }
     }

@@ -43,7 +43,7 @@ public struct BMFFHashAssertion: Assertion {
     /// The one exclusion a BMFF hash needs: the C2PA uuid boxes.
     public static let c2paBoxExclusion = Exclusion(xpath: "/uuid", data: [.init(offset: 8, value: ContentProvenanceBox.uuid)])
 
-    /// The exclusions c2pa-rs writes (FORMAT.md §6.2): C2PA uuid boxes, ftyp, mfra, free, skip.
+    /// The exclusions c2pa-rs writes (its bmff_io; C2PA specification 18.6.2): C2PA uuid boxes, ftyp, mfra, free, skip.
     public static let standardExclusions: [Exclusion] = [
         c2paBoxExclusion, Exclusion(xpath: "/ftyp"), Exclusion(xpath: "/mfra"), Exclusion(xpath: "/free"), Exclusion(xpath: "/skip"),
     ]

@@ -3,25 +3,31 @@ import LensSystem
 import Glibc
 #endif
 
-/// Where a signer writes a file: a temporary file beside the destination, fsynced and renamed
-/// over it only once complete, so a reader never sees a partial file. If anything fails (a full
-/// disk at a write or at fsync), the temporary file is removed and the destination left as it was.
+/// Where a signer writes a file: a StagedFile beside the destination, published over it only
+/// once complete and fsynced, so a reader never sees a partial file. If anything fails (a full
+/// disk at a write or at fsync), the temporary file goes and the destination is left as it was.
+/// Failures are `C2PAError.io` naming the call and the destination.
 package enum AtomicOutput {
     package static func write(to path: String, _ fill: (borrowing POSIXFile) throws -> Void) throws {
-        // Beside the destination (same file system, so rename is atomic), named after it: lensd's
-        // ResultStore removes what a crash leaves of its own ".tmp-" files this way too.
-        let temporary = "\(path).\(String(UInt64.random(in: .min ... .max), radix: 16)).tmp"
-        let file = try POSIXFile(path: temporary, flags: O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW)
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let staged: StagedFile
+        let output: POSIXFile
         do {
-            try fill(file)
-            try file.sync()
-            try file.io("rename") { (_) throws(SystemError) in try FileSystem.rename(temporary, to: path) }
+            staged = try StagedFile(inDirectory: directory, label: name, mode: 0o644)
+            output = POSIXFile(try staged.file.duplicate(), path: path)
         } catch {
-            try? FileSystem.unlink(temporary)
-            throw error
+            // Documented for the verifier: a file that cannot be opened is unsupported input.
+            throw C2PAError.unsupported("\(error.call) \(path): \(error.errno)")
+        }
+        try fill(output)
+        do {
+            try staged.publish(as: name)
+        } catch {
+            throw C2PAError.io("\(error.call) \(path)", error.errno)
         }
         // So the new name survives a crash; best effort, the file itself is already safe.
-        let slash = path.lastIndex(of: "/")
-        try? FileSystem.syncDirectory(slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? ".")
+        try? staged.syncDirectory()
     }
 }

@@ -19,6 +19,12 @@ package struct POSIXFile: ~Copyable {
         self.path = path
     }
 
+    /// A descriptor already open, reported as `path`.
+    package init(_ descriptor: consuming FileDescriptor, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
     /// Runs one descriptor call; its errno becomes a `C2PAError.io` naming `call` and the file.
     func io<Result: ~Copyable>(_ call: String, _ body: (borrowing FileDescriptor) throws(SystemError) -> Result) throws(C2PAError) -> Result {
         do {

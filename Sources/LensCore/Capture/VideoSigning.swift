@@ -62,12 +62,9 @@ public struct VideoSigning: Sendable {
             try signer.signInPlace(path: video.path, reserve: video.reserve, hash: video.bmffHash)
         } catch C2PAError.doesNotFit {
             let directory = String(video.path[..<(video.path.lastIndex(of: "/") ?? video.path.startIndex)])
-            // A ".tmp-" name: ResultStore removes it at start if a crash leaves it behind.
-            let rewritten = "\(directory)/\(StagedFile.temporaryPrefix)signing-\(UInt64.random(in: .min ... .max))"
-            defer { try? FileSystem.unlink(rewritten) }
-            // Written durably already (MP4Signer's AtomicOutput); then the rename, then the directory entry.
-            try signer.sign(inputPath: video.path, outputPath: rewritten)
-            try FileSystem.rename(rewritten, to: video.path)
+            // Rewritten beside itself (a StagedFile, whose ".tmp-" name ResultStore removes at start
+            // if a crash leaves it), durably, then renamed over it; then the directory entry.
+            try signer.sign(inputPath: video.path, outputPath: video.path)
             try FileSystem.syncDirectory(directory)
         }
         return stamper?.outcome
