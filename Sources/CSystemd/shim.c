@@ -1,13 +1,8 @@
 #include <errno.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "CSystemd.h"
-
-int lens_eventfd_open(void) {
-    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-}
 
 int lens_bus_new_unconnected(sd_bus **result) {
     int pair[2];

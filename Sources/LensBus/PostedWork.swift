@@ -13,12 +13,14 @@ final class PostedWork {
     private var source: OpaquePointer?
 
     init(event: OpaquePointer) throws {
-        let raw = lens_eventfd_open()
-        guard raw >= 0 else { throw BusError(errno: -errno, "creating an eventfd") }
-        eventFD = FileDescriptor(adopting: raw)
+        do {
+            eventFD = try FileDescriptor.eventCounter()
+        } catch {
+            throw BusError(errno: -error.errno.rawValue, "creating an eventfd")
+        }
         var source: OpaquePointer?
         // Unretained: the loop owns this object and detaches the source before releasing it.
-        let result = sd_event_add_io(event, &source, raw, UInt32(EPOLLIN.rawValue), { _, _, _, userdata in
+        let result = sd_event_add_io(event, &source, eventFD.rawValue, UInt32(EPOLLIN.rawValue), { _, _, _, userdata in
             Unmanaged<PostedWork>.fromOpaque(userdata!).takeUnretainedValue().drain()
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())

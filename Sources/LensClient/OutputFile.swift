@@ -138,7 +138,7 @@ public enum OutputFile {
     private static func publish(_ staged: StagedFile, as name: String, at path: String, overwrite: Bool) throws(Failure) {
         if overwrite {
             // What was checked before the capture may have been swapped for a device or a link since.
-            if let info = try? FileSystem.status(path, followingLinks: false), info.mode & S_IFMT != S_IFREG {
+            if let info = try? FileSystem.status(path), !info.isRegularFile {
                 throw Failure("\(path) is no longer a regular file (now \(kind(info.mode))); not replaced")
             }
             do { try staged.publish(as: name) } catch {

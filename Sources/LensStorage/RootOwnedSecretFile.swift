@@ -23,7 +23,7 @@ public enum RootOwnedSecretFile {
         } catch {
             throw Unusable(description: "\(setting) \(path): \(error.errno)")
         }
-        guard info.mode & S_IFMT == S_IFREG else { throw Unusable(description: "\(setting) \(path) is not a regular file") }
+        guard info.isRegularFile else { throw Unusable(description: "\(setting) \(path) is not a regular file") }
         guard info.owner == 0, info.mode & forbidden == 0 else {
             throw Unusable(description: "\(setting) \(path) must be owned by root and \(rule) (mode \(String(info.mode & 0o777, radix: 8)))")
         }

@@ -43,7 +43,4 @@ void lens_vtable_set_end(sd_bus_vtable *entry);
 /// message built in process. 0, or a negative errno; release it with sd_bus_close_unref.
 int lens_bus_new_unconnected(sd_bus **bus);
 
-/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): <sys/eventfd.h> is not part of Swift's Glibc module.
-int lens_eventfd_open(void);
-
 #endif

@@ -21,7 +21,7 @@ enum MediaDevice {
     /// The graph at `path`, read in two passes: the counts, then the arrays. A graph that
     /// changes in between (ENOSPC: it grew) is read again.
     static func topology(at path: String) throws -> MediaTopology {
-        try topology(of: open(path), path: path)
+        try topology(of: FileDescriptor.open(path, O_RDONLY | O_NONBLOCK), path: path)
     }
 
     private static func topology(of device: borrowing FileDescriptor, path: String) throws -> MediaTopology {
@@ -58,14 +58,6 @@ enum MediaDevice {
                                  links: Array(links.prefix(Int(topology.num_links))))
         }
         throw SystemError("MEDIA_IOC_G_TOPOLOGY on \(path): the graph kept changing", errno: .wouldBlock)
-    }
-
-    private static func open(_ path: String) throws -> FileDescriptor {
-        do {
-            return try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
-        } catch {
-            throw SystemError("open \(path)", errno: error.errno)
-        }
     }
 
     /// A media controller node: libv4l2 does not handle these, so a plain ioctl.

@@ -12,7 +12,7 @@ public final class V4L2Device: V4L2ControlDevice {
     public init(path: String) throws {
         self.path = path
         let fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError("open \(path)", errno: .current) }
+        guard fd >= 0 else { throw SystemError("open", path: path, errno: .current) }
         self.fd = fd
     }
 
