@@ -16,6 +16,8 @@ class LensCameraTestCase: XCTestCase {
         static let headerBar = Screenshot.Rect(x: 5, y: 4, width: 790, height: 46)
         static let preview = Screenshot.Rect(x: 5, y: 51, width: 790, height: 448)
         static let controlBar = Screenshot.Rect(x: 5, y: 499, width: 790, height: 96)
+        /// Where the page that stands in for the camera's says what is wrong (its title and advice).
+        static let unavailableMessage = Screenshot.Rect(x: 100, y: 200, width: 600, height: 200)
         /// The newest result's round thumbnail and its badge, at the start of the control bar.
         static let lastResult = Screenshot.Rect(x: 17, y: 515, width: 72, height: 72)
         static let captureButton = (x: 400, y: 547)
@@ -131,9 +133,11 @@ class LensCameraTestCase: XCTestCase {
         try waitForScreen("preview") { $0.showsCameraPage && $0.distinctColors(in: Layout.preview) > 50 }
     }
 
-    /// The page that says why there is no camera: the preview area plain, as GTK's window background.
+    /// The page that says why there is no camera, once its words are drawn (a window just mapped
+    /// is neither page yet).
+    @discardableResult
     func waitForUnavailablePage(_ step: String) throws -> Screenshot {
-        try waitForScreen(step) { !$0.showsCameraPage }
+        try waitForScreen(step) { !$0.showsCameraPage && $0.distinctColors(in: Layout.unavailableMessage) > 10 }
     }
 
     // MARK: Checking results
