@@ -76,23 +76,27 @@ public enum ReferenceValidator {
     public static func verdict(file: URL, anchors: [URL] = [], requireTrusted: Bool = false,
                                clockOffset: String? = nil) throws -> ReferenceVerdict
     {
-        var argv = [try TestTools.python(),
-                    TestTools.oracleDir.appendingPathComponent("c2pa_verdict.py").path, file.path]
-        if let clockOffset { argv = ["faketime", "-f", clockOffset] + argv }
-        for a in anchors { argv += ["--trust-anchor", a.path] }
-        if requireTrusted { argv.append("--require-trusted") }
-        let r = try runProcess(argv)
-        guard (0...3).contains(r.status) else {
-            throw TestToolError("c2pa_verdict.py exited \(r.status): "
-                + String(decoding: r.stderr, as: UTF8.self))
+        var arguments = [file.path]
+        for a in anchors { arguments += ["--trust-anchor", a.path] }
+        if requireTrusted { arguments.append("--require-trusted") }
+        let status: Int32, json: Data
+        if let clockOffset {
+            // A clock of its own: a run under faketime.
+            let r = try runProcess(["faketime", "-f", clockOffset, try TestTools.python(),
+                                    TestTools.oracleDir.appendingPathComponent("c2pa_verdict.py").path] + arguments)
+            guard (0...3).contains(r.status) else {
+                throw TestToolError("c2pa_verdict.py exited \(r.status): " + String(decoding: r.stderr, as: UTF8.self))
+            }
+            (status, json) = (r.status, r.stdout)
+        } else {
+            (status, json) = try VerdictServer.shared.verdict(arguments)
         }
         do {
-            var v = try JSONDecoder().decode(ReferenceVerdict.self, from: r.stdout)
-            v.exitStatus = r.status
+            var v = try JSONDecoder().decode(ReferenceVerdict.self, from: json)
+            v.exitStatus = status
             return v
         } catch {
-            throw TestToolError("cannot decode c2pa_verdict.py output (\(error)): "
-                + String(decoding: r.stdout, as: UTF8.self))
+            throw TestToolError("cannot decode c2pa_verdict.py output (\(error)): " + String(decoding: json, as: UTF8.self))
         }
     }
 
