@@ -13,7 +13,7 @@ final class ConformanceLeafProfileTests: XCTestCase {
     private var ca: OrganizationCA!
 
     override func setUpWithError() throws {
-        directory = try TemporaryDirectory(prefix: "lensd-leaf-profile")
+        directory = try temporaryDirectory(prefix: "lensd-leaf-profile")
         ca = try OrganizationCA(in: directory.file("ca"))
     }
 

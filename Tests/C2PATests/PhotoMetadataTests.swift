@@ -15,7 +15,7 @@ final class PhotoMetadataTests: XCTestCase {
                                   fixTime: Date(timeIntervalSince1970: 1_795_953_599.5))
 
     override func setUpWithError() throws {
-        tmp = try TemporaryDirectory(prefix: "photo-metadata")
+        tmp = try temporaryDirectory(prefix: "photo-metadata")
         pki = try TestPKI.make(in: tmp.file("pki"))
     }
 

@@ -10,6 +10,8 @@ final class CertsOnlyMessageTests: XCTestCase {
 
     override func setUpWithError() throws {
         tmp = try TemporaryDirectory()
+        // XCTest keeps the test case object, and its properties, until the process exits.
+        addTeardownBlock { [unowned self] in tmp = nil }
         chain = try TestChain.make()
     }
 

@@ -17,6 +17,7 @@ final class CertificateRenewalFlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { tmp = nil }  // last: XCTest keeps the test case object until the process exits
         defer { log.restore(printing: (testRun?.totalFailureCount ?? 0) > 0) }
         try lensd?.shutDown()
         lensd = nil

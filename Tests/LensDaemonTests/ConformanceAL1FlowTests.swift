@@ -29,6 +29,7 @@ final class ConformanceAL1FlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { tmp = nil }  // last: XCTest keeps the test case object until the process exits
         defer {
             responder?.stop()
             tsa = nil

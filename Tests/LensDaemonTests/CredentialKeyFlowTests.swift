@@ -18,6 +18,7 @@ final class CredentialKeyFlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { tmp = nil }  // last: XCTest keeps the test case object until the process exits
         defer { environment.restore() }
         try lensd?.shutDown()
         lensd = nil

@@ -25,6 +25,7 @@ class ESTFlowTestCase: XCTestCase {
     var ekCA: URL? { nil }
 
     override func tearDownWithError() throws {
+        defer { tmp = nil }  // last: XCTest keeps the test case object until the process exits
         try lensd?.shutDown()
         lensd = nil
         server?.stop()

@@ -36,6 +36,7 @@ final class OrganizationEnrollmentFlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { tmp = nil }  // last: XCTest keeps the test case object until the process exits
         defer { environment.restore() }
         try lensd?.shutDown()
         lensd = nil

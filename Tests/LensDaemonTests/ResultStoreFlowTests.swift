@@ -18,6 +18,7 @@ final class ResultStoreFlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { tmp = nil }  // last: XCTest keeps the test case object until the process exits
         defer { log?.restore(printing: (testRun?.totalFailureCount ?? 0) > 0) }
         try lensd?.shutDown()
         lensd = nil

@@ -33,6 +33,7 @@ final class RevocationFlowTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { tmp = nil }  // last: XCTest keeps the test case object until the process exits
         defer {
             responder?.stop()
             log?.restore(printing: (testRun?.totalFailureCount ?? 0) > 0)

@@ -21,6 +21,7 @@ class TimeStampFlowTestCase: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        defer { tmp = nil }  // last: XCTest keeps the test case object until the process exits
         try lensd?.shutDown()
         lensd = nil
         tsa = nil

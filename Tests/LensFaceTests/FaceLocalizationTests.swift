@@ -9,7 +9,7 @@ final class FaceLocalizationTests: XCTestCase {
     private var locale: TemporaryDirectory!
 
     override func setUpWithError() throws {
-        locale = try TemporaryDirectory(prefix: "lensface-locale")
+        locale = try temporaryDirectory(prefix: "lensface-locale")
         for language in ["de", "fr"] {
             let directory = locale.url.appendingPathComponent("\(language)/LC_MESSAGES")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

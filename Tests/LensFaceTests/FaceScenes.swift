@@ -35,7 +35,7 @@ enum FaceScenes {
     static let detector: Result<FaceDetector, Error> = Result { FaceDetector(cascade: try LBPCascade(contentsOf: LBPCascade.defaultPath)) }
 
     private static func make(_ size: Size) throws -> (directory: TemporaryDirectory, scenes: [String: Scene]) {
-        let directory = try TemporaryDirectory(prefix: "lensface-scenes")
+        let directory = try TemporaryDirectory.forProcess(prefix: "lensface-scenes")
         let sides = size.rawValue.split(separator: "x").map(String.init)
         try TestTools.runOracle("face_scenes.py", [directory.url.path, "--width", sides[0], "--height", sides[1]])
         var scenes: [String: Scene] = [:]

@@ -9,7 +9,7 @@ import XCTest
 /// C2PA's signing to a file under a full disk or a failing device: the error is reported and the
 /// destination is either absent or what it was before — never half a signed file.
 final class SignedOutputFaultTests: FaultInjectionTestCase {
-    nonisolated(unsafe) private static let fixtures = try! TemporaryDirectory(prefix: "lens-system-fixtures")
+    nonisolated(unsafe) private static let fixtures = try! TemporaryDirectory.forProcess(prefix: "lens-system-fixtures")
     nonisolated(unsafe) private static let pki = try! TestPKI.make(in: fixtures.file("pki"))
     /// Noise, so the JPEG is large (some 200 kB): many writes of 8 kB.
     private static let photo: URL = {

@@ -1,6 +1,7 @@
 // Test support: repo paths, subprocesses, temp dirs, and the Python/openssl test fixtures
-// in Tests/oracle (test PKI, test JPEGs). Foundation + XCTest only.
+// in Tests/oracle (test PKI, test JPEGs). Foundation, Synchronization and XCTest only.
 import Foundation
+import Synchronization
 import XCTest
 
 /// An error from the test tooling; its text is what XCTest prints.
@@ -104,10 +105,37 @@ public final class TemporaryDirectory {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
+    /// One that a static holds for the whole test process (statics are never released): removed
+    /// when the process exits.
+    public static func forProcess(prefix: String) throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory(prefix: prefix)
+        processLong.withLock { paths in
+            if paths.isEmpty { atexit { TemporaryDirectory.removeProcessLong() } }
+            paths.append(directory.url.path)
+        }
+        return directory
+    }
+
+    private static let processLong = Mutex<[String]>([])
+
+    private static func removeProcessLong() {
+        for path in processLong.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+    }
+
     /// <dir>/<name> (not created).
     public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
 
     deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+extension XCTestCase {
+    /// A TemporaryDirectory removed when this test ends. One kept in a property would outlive
+    /// it: XCTest keeps every test case object, with its properties, until the process exits.
+    public func temporaryDirectory(prefix: String) throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory(prefix: prefix)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory.url) }
+        return directory
+    }
 }
 
 /// A root → intermediate(s) → leaf PKI from Tests/oracle/make_pki.sh (the profile c2pa-rs

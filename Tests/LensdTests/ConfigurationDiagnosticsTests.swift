@@ -7,7 +7,7 @@ import XCTest
 final class ConfigurationDiagnosticsTests: XCTestCase {
     private var tmp: TemporaryDirectory!
 
-    override func setUpWithError() throws { tmp = try TemporaryDirectory(prefix: "lensd-config") }
+    override func setUpWithError() throws { tmp = try temporaryDirectory(prefix: "lensd-config") }
 
     private func lensd(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let run = try runProcess([try DaemonUnderTest.installedBinary("lensd")] + arguments)

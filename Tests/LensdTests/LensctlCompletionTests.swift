@@ -8,7 +8,7 @@ final class LensctlCompletionTests: XCTestCase {
     private var root: TemporaryDirectory!
 
     override func setUpWithError() throws {
-        root = try TemporaryDirectory(prefix: "lensctl-install")
+        root = try temporaryDirectory(prefix: "lensctl-install")
         let make = try runProcess(["make", "-C", TestTools.repoRoot.path, "install", "DESTDIR=\(root.url.path)",
                                    "SWIFT_BUILD=true", "BIN=\(TestTools.buildDirectory.path)"])
         XCTAssertEqual(make.status, 0, String(decoding: make.stderr, as: UTF8.self))

@@ -9,9 +9,9 @@ final class LensctlDetectFacesTests: XCTestCase {
     private var locale: TemporaryDirectory!
 
     override func setUpWithError() throws {
-        scenes = try TemporaryDirectory(prefix: "lensctl-faces")
+        scenes = try temporaryDirectory(prefix: "lensctl-faces")
         try TestTools.runOracle("face_scenes.py", [scenes.url.path])
-        locale = try TemporaryDirectory(prefix: "lensctl-locale")
+        locale = try temporaryDirectory(prefix: "lensctl-locale")
         let catalog = locale.url.appendingPathComponent("de/LC_MESSAGES")
         try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
         let r = try runProcess(["msgfmt", "-o", catalog.appendingPathComponent("lensd.mo").path,

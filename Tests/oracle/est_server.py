@@ -43,6 +43,8 @@ import base64
 import datetime
 import http.server
 import os
+import shutil
+import signal
 import ssl
 import subprocess
 import tempfile
@@ -236,9 +238,15 @@ def main():
     ap.add_argument("--evidence-log")
     ap.add_argument("--exit-with-stdin", action="store_true")
     args = ap.parse_args()
-    if args.exit_with_stdin:
-        lifeline.exit_with_stdin()
     server = Server(args)
+
+    # Its scratch directory goes with it, whether its test stops it (SIGTERM) or is gone.
+    def leave(*_):
+        shutil.rmtree(server.work, ignore_errors=True)
+        os._exit(0)
+    signal.signal(signal.SIGTERM, leave)
+    if args.exit_with_stdin:
+        lifeline.exit_with_stdin(leave)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(os.path.join(args.tls_dir, "server.pem"), os.path.join(args.tls_dir, "server.key"))
     # Client certificates are asked for and, when sent, verified against the organization's root.

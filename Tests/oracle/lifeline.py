@@ -6,9 +6,10 @@ import sys
 import threading
 
 
-def exit_with_stdin():
+def exit_with_stdin(cleanup=lambda: None):
     def watch():
         while sys.stdin.buffer.read(4096):
             pass
+        cleanup()
         os._exit(0)
     threading.Thread(target=watch, daemon=True).start()

@@ -13,7 +13,7 @@ final class USBDeviceIdentityTests: XCTestCase {
     private var sysfs: String { root.file("class/video4linux").path }
 
     override func setUpWithError() throws {
-        root = try TemporaryDirectory(prefix: "lensd-usb-sysfs")
+        root = try temporaryDirectory(prefix: "lensd-usb-sysfs")
     }
 
     /// `class/video4linux/<node>/device` linked to `devices/<device>`; `attributes` written in `devices/<holder>`.

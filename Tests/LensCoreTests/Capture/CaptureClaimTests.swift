@@ -16,7 +16,7 @@ final class CaptureClaimTests: XCTestCase {
     private var pki: TestPKI!
 
     override func setUpWithError() throws {
-        directory = try TemporaryDirectory(prefix: "lensd-capture-claim")
+        directory = try temporaryDirectory(prefix: "lensd-capture-claim")
         pki = try TestPKI.make(in: directory.file("pki"))
     }
 

@@ -14,7 +14,7 @@ final class MP4AudioTrackTests: XCTestCase {
     private let tone = 1000.0
 
     override func setUpWithError() throws {
-        directory = try TemporaryDirectory(prefix: "lensd-mp4-audio")
+        directory = try temporaryDirectory(prefix: "lensd-mp4-audio")
     }
 
     func testAnOpusTrackPlaysBesideTheVideoForItsDuration() throws {

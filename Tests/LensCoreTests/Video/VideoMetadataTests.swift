@@ -16,7 +16,7 @@ final class VideoMetadataTests: XCTestCase {
     private let generator = ClaimGeneratorInfo(name: "lensd-tests", version: "0")
 
     override func setUpWithError() throws {
-        directory = try TemporaryDirectory(prefix: "lensd-video-metadata")
+        directory = try temporaryDirectory(prefix: "lensd-video-metadata")
         pki = try TestPKI.make(in: directory.url)
     }
 

@@ -11,7 +11,7 @@ final class VideoRecorderTests: XCTestCase {
     private var directory: TemporaryDirectory!
 
     override func setUpWithError() throws {
-        directory = try TemporaryDirectory(prefix: "lensd-recorder")
+        directory = try temporaryDirectory(prefix: "lensd-recorder")
     }
 
     /// Frames 5…9 never arrive (a busy camera thread): the frame before them lasts six frame

@@ -11,7 +11,7 @@ final class VideoSigningTests: XCTestCase {
     private var pki: TestPKI!
 
     override func setUpWithError() throws {
-        directory = try TemporaryDirectory(prefix: "lensd-video-signing")
+        directory = try temporaryDirectory(prefix: "lensd-video-signing")
         pki = try TestPKI.make(in: directory.url)
     }
 

@@ -10,7 +10,7 @@ final class TranslationTests: XCTestCase {
         .deletingLastPathComponent().appendingPathComponent("po")
 
     override func setUpWithError() throws {
-        locale = try TemporaryDirectory(prefix: "lens-camera-locale")
+        locale = try temporaryDirectory(prefix: "lens-camera-locale")
         for language in ["de", "fr"] {
             let directory = locale.url.appendingPathComponent("\(language)/LC_MESSAGES")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
