@@ -55,9 +55,26 @@ public final class ServerProcess {
 public enum LoopbackPort {
     /// A TCP port on 127.0.0.1 nobody listens on now (the kernel's pick for port 0).
     public static func free() throws -> Int {
+        let (fd, port) = try bound()
+        close(fd)
+        return port
+    }
+
+    /// A port on 127.0.0.1 held bound but not listening while this lives: connecting to it is
+    /// refused, and no other test (another shard's gpsd) can take it meanwhile, as it can a free() one.
+    public final class Closed {
+        public let port: Int
+        private let fd: Int32
+
+        public init() throws { (fd, port) = try LoopbackPort.bound() }
+
+        deinit { close(fd) }
+    }
+
+    /// A socket bound to the kernel's pick for 127.0.0.1:0, and its port.
+    private static func bound() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestToolError("socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -67,8 +84,12 @@ public enum LoopbackPort {
                 bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
-        guard bound else { throw TestToolError("bind: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            let error = TestToolError("bind: \(String(cString: strerror(errno)))")
+            close(fd)
+            throw error
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Whether something accepts connections on 127.0.0.1:`port`.

@@ -92,7 +92,8 @@ final class LensctlMessageTests: LensdTestCase {
 /// A fresh installation with no camera and no gpsd: `status` says why capture is off and how to
 /// get going, for a fixed camera and for a try.
 final class LensctlStatusHintTests: LensdTestCase {
-    private let closedPort = (try? LoopbackPort.free()) ?? 9
+    private let closed = try? LoopbackPort.Closed()
+    private var closedPort: Int { closed?.port ?? 9 }
 
     override var daemonArguments: [String] { ["--camera", "auto", "--location", "required", "--gpsd", "127.0.0.1:\(closedPort)"] }
 
