@@ -93,8 +93,9 @@ final class OutboxDeliveryTests: XCTestCase {
     }
 
     func testTheQueueSurvivesARestartAndARequeuedFileIsWhatIsDelivered() throws {
-        let closedPort = try LoopbackPort.free()
-        try harness.open(settings("http://127.0.0.1:\(closedPort)/dav/{name}.{ext}"))
+        let closed = try LoopbackPort.Closed()
+        defer { withExtendedLifetime(closed) {} }
+        try harness.open(settings("http://127.0.0.1:\(closed.port)/dav/{name}.{ext}"))
         let first = try harness.result(), second = try harness.result()
         try harness.outbox.enqueue(first, fileExtension: "jpg")
         try harness.outbox.enqueue(second, fileExtension: "jpg")
