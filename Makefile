@@ -38,7 +38,9 @@ FILES = \
 # lens-camera, the GTK 4 desktop app: its own package, built and installed only on request
 # (`make app && sudo make install-app`), so the daemon never needs GTK.
 APP_DIR = clients/lens-camera
-APP_BIN ?= $(APP_DIR)/.build/release
+# It builds into the root's .build, so the lensd modules it imports (LensClient, C2PA…) are the
+# ones `make` built, not compiled again.
+APP_BIN ?= $(BIN)
 # Its texts: clients/lens-camera/po/LL.po, text domain lens-camera.
 APP_LANGUAGES := $(shell cat $(APP_DIR)/po/LINGUAS)
 APP_LOCALE_BUILD = $(APP_DIR)/.build/locale
@@ -89,7 +91,7 @@ uninstall:
 	@rmdir "$(DESTDIR)$(SYSCONFDIR)/lensd" 2>/dev/null || true
 
 app: app-catalogs
-	cd $(APP_DIR) && $(SWIFT_BUILD) --product lens-camera
+	cd $(APP_DIR) && $(SWIFT_BUILD) --scratch-path $(CURDIR)/.build --product lens-camera
 
 app-catalogs: $(APP_CATALOGS)
 
