@@ -23,11 +23,13 @@ final class VividDeviceTests: LensdTestCase {
         try Self.grantDeviceAccess()
         try super.setUpWithError()
     }
+    /// Most tests here start lensd on a camera or with a setting of their own.
+    override class var startsDaemonInSetUp: Bool { false }
 
     /// The back camera is the one a session starts on, even when it is listed second; the
     /// toggle then goes to the front one.
     func testASessionStartsOnTheBackCameraWhateverTheOrder() throws {
-        try restartDaemon(arguments: daemonArguments + ["--camera-position", "/dev/video0=front,/dev/video2=back"])
+        try startDaemon(arguments: daemonArguments + ["--camera-position", "/dev/video0=front,/dev/video2=back"])
         let c = try client()
         let devices = try XCTUnwrap(c.callManager("ListDevices").first?.arrayValue).compactMap(\.vardictValue)
         XCTAssertEqual(devices.compactMap { $0["position"]?.stringValue }, ["front", "back"])
@@ -38,6 +40,7 @@ final class VividDeviceTests: LensdTestCase {
     }
 
     func testTwoCamerasCaptureSignedFramesAtTheRequestedSizes() throws {
+        try startDaemon()
         let c = try client()
         let devices = try XCTUnwrap(c.callManager("ListDevices").first?.arrayValue).compactMap(\.vardictValue)
         XCTAssertEqual(devices.compactMap { $0["path"]?.stringValue }, ["/dev/video0", "/dev/video2"])
@@ -55,6 +58,7 @@ final class VividDeviceTests: LensdTestCase {
     }
 
     func testMissingControlsAnswerUnsupportedAndSetFocusFailed() throws {
+        try startDaemon()
         let c = try client()
         let s = try c.openSession()
         try c.call(s, "StartCaptureSession")
@@ -75,6 +79,7 @@ final class VividDeviceTests: LensdTestCase {
     }
 
     func testADeviceInUseIsBusyAndAnUnreadableOneIsPermissionDenied() throws {
+        try startDaemon()
         let c = try client()
         let s = try c.openSession()
         let other = Process()
@@ -111,6 +116,7 @@ final class VividDeviceTests: LensdTestCase {
     /// reloaded. (vivid's `disconnect` breaks only open streams: the node opens again at once,
     /// so after the recording's own failure closed the device, lensd may rightly see it as back.)
     func testDisconnectFailsTheSessionAndReloadingVividEnablesCaptureAgain() throws {
+        try startDaemon()
         let c = try client()
         let s = try c.openSession()
         try c.call(s, "StartCaptureSession")
@@ -157,7 +163,7 @@ final class VividDeviceTests: LensdTestCase {
 
     func testACameraThatAppearsLaterIsPickedUp() throws {
         try unloadVivid()
-        try restartDaemon()
+        try startDaemon()
         let c = try client()
         let s = try c.openSession()
         XCTAssertEqual(try c.get(s, "DisabledReasons").arrayValue?.compactMap(\.stringValue), ["camera"])
@@ -180,7 +186,7 @@ final class VividDeviceTests: LensdTestCase {
         let (node, feeder) = try feedLoopback()
         defer { feeder.terminate(); feeder.waitUntilExit() }
         camera = node
-        try restartDaemon()
+        try startDaemon()
 
         let c = try client()
         let devices = try XCTUnwrap(c.callManager("ListDevices").first?.arrayValue).compactMap(\.vardictValue)
@@ -195,6 +201,7 @@ final class VividDeviceTests: LensdTestCase {
 
     /// vivid's RGB frames coded to H.264 (the default encoding).
     func testVividRecordsSignedH264() throws {
+        try startDaemon()
         try record(savedAs: "vivid-video-h264.mp4")
         XCTAssertTrue(daemon.log.contains("/dev/video0 streams 640x480 RGB3 at 25.0 fps"), daemon.log)
     }
@@ -229,7 +236,7 @@ final class VividDeviceTests: LensdTestCase {
             try Self.setSoundAccess(access)
             audio = Self.loopbackSound
             videoEncoding = Self.soundTestEncoding
-            try restartDaemon()
+            try startDaemon()
             let c = try client()
             let s = try c.openSession()
             try c.call(s, "StartCaptureSession")
@@ -280,7 +287,7 @@ final class VividDeviceTests: LensdTestCase {
     /// MJPEG mode on vivid: each RGB frame is JPEG-coded.
     func testVividRecordsSignedMJPEG() throws {
         videoEncoding = "mjpeg"
-        try restartDaemon()
+        try startDaemon()
         try record(savedAs: "vivid-video-mjpeg.mp4")
     }
 
@@ -291,7 +298,7 @@ final class VividDeviceTests: LensdTestCase {
         defer { feeder.terminate(); feeder.waitUntilExit() }
         camera = node
         videoEncoding = "mjpeg"
-        try restartDaemon()
+        try startDaemon()
         try record(savedAs: "loopback-video.mp4")
         XCTAssertTrue(daemon.log.contains("\(node) streams 640x480 MJPG"), daemon.log)
     }
@@ -299,6 +306,7 @@ final class VividDeviceTests: LensdTestCase {
     /// The preview of vivid's RGB frames, scaled to 320×240, while a photo is taken and signed:
     /// frames keep coming before and after it. The host checks the colour bars in them.
     func testThePreviewOfVividRunsWhileAPhotoIsSigned() throws {
+        try startDaemon()
         let c = try client()
         let s = try c.openSession()
         try c.call(s, "StartCaptureSession")
@@ -352,10 +360,10 @@ final class VividDeviceTests: LensdTestCase {
         XCTAssertTrue(daemon.log.contains("\(node) streams 640x480 RGB3 at the driver's own rate, converted by libv4l2 from YUYV"), daemon.log)
     }
 
-    /// lensd restarted on `node`, and a new client's session holding the camera.
+    /// lensd started on `node`, and a new client's session holding the camera.
     func claimCamera(_ node: String) throws -> (TestClient, String) {
         camera = node
-        try restartDaemon()
+        try startDaemon()
         let c = try client()
         let s = try c.openSession()
         try c.call(s, "StartCaptureSession")

@@ -20,6 +20,9 @@ class LensdTestCase: XCTestCase {
     func makeBus() throws -> PrivateSystemBus { try PrivateSystemBus() }
     /// Runs before lensd starts (e.g. to start gpsd).
     func prepare() throws {}
+    /// Whether setUp starts lensd. A class whose tests mostly choose lensd's arguments first says
+    /// no, and each of its tests calls startDaemon: under emulation a start saved is seconds.
+    class var startsDaemonInSetUp: Bool { true }
 
     override func setUpWithError() throws {
         try TestUsers.ensure()
@@ -30,10 +33,7 @@ class LensdTestCase: XCTestCase {
                                                 attributes: [.posixPermissions: 0o1777])
         bus = try makeBus()
         try prepare()
-        daemon = try DaemonUnderTest(bus: bus, arguments: daemonArguments, stateDirectory: tmp.file("state"),
-                                     configuration: daemonConfiguration)
-        daemon.environment = daemonEnvironment
-        try daemon.start()
+        if Self.startsDaemonInSetUp { try startDaemon() }
     }
 
     override func tearDown() {
@@ -47,13 +47,18 @@ class LensdTestCase: XCTestCase {
 
     func client() throws -> TestClient { try TestClient(address: bus.address) }
 
-    /// Restarts lensd on the same state directory (after `stop` with any signal).
-    func restartDaemon(arguments: [String]? = nil) throws {
-        daemon.stop()
-        daemon = try DaemonUnderTest(bus: bus, arguments: arguments ?? daemonArguments, stateDirectory: daemon.stateDirectory,
+    /// Starts lensd on the test's state directory, with `arguments` or else daemonArguments.
+    func startDaemon(arguments: [String]? = nil) throws {
+        daemon = try DaemonUnderTest(bus: bus, arguments: arguments ?? daemonArguments, stateDirectory: tmp.file("state"),
                                      configuration: daemonConfiguration)
         daemon.environment = daemonEnvironment
         try daemon.start()
+    }
+
+    /// Restarts lensd on the same state directory (after `stop` with any signal).
+    func restartDaemon(arguments: [String]? = nil) throws {
+        daemon.stop()
+        try startDaemon(arguments: arguments)
     }
 
     /// Open file descriptors and resident memory of lensd (all of it, and its anonymous part), from /proc.
