@@ -48,8 +48,12 @@ final class CameraQueueTests: LensdTestCase {
                 defer { group.leave() }
                 for capture in 0..<8 {
                     let path = outbox.appendingPathComponent("c\(client)-\(capture).jpg")
-                    let r = try? lensctl.run(["capture", "--timeout", "600", "-o", path.path], as: users[client % 3])
-                    results.append((path, r?.status ?? -1, r?.stderr ?? "not run"))
+                    do {
+                        let r = try lensctl.run(["capture", "--timeout", "600", "-o", path.path], as: users[client % 3])
+                        results.append((path, r.status, r.stderr))
+                    } catch {
+                        results.append((path, -1, "not run: \(error)"))
+                    }
                 }
             }.start()
         }
