@@ -76,7 +76,12 @@ public final class PrivateSystemBus {
     }
 
     deinit {
-        if daemon.isRunning { kill(daemon.processIdentifier, SIGTERM) }
+        // Gone before its directory is removed: dbus-daemon unlinks its socket as it exits, and
+        // racing that made the removal fail and leave the directory behind.
+        if daemon.isRunning {
+            kill(daemon.processIdentifier, SIGTERM)
+            daemon.waitUntilExit()
+        }
     }
 }
 
