@@ -13,6 +13,8 @@ class OutboxUploadFlowTestCase: XCTestCase {
     var tmp: TemporaryDirectory!
     var nginx: NginxServer!
     var lensd: DaemonHarness!
+    /// What a test mounted inside tmp (a SmallDisk): released once lensd is down, before tmp goes.
+    var mountedInTmp: SmallDisk?
 
     /// Where lensd sends results; the TLS location by default.
     var uploadURL: String { nginx.url(tls: true) }
@@ -28,7 +30,12 @@ class OutboxUploadFlowTestCase: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        defer { nginx = nil }
+        // XCTest keeps every test case object to the end: what they hold goes now.
+        defer {
+            nginx = nil
+            mountedInTmp = nil
+            tmp = nil
+        }
         try lensd?.shutDown()
         lensd = nil
     }
@@ -168,19 +175,13 @@ final class OutboxRefusalFlowTests: OutboxUploadFlowTestCase {
 /// The state directory on a small tmpfs that the test fills to the last byte: capture is disabled
 /// for `storage` as without an outbox, and the queue stays intact and is still delivered.
 final class OutboxDiskFullFlowTests: OutboxUploadFlowTestCase {
-    private var disk: SmallDisk?
     private var state: URL { tmp.file("state") }
 
     override var arguments: [String] { ["--state-dir", state.path, "--min-free-bytes", "4M"] }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        disk = try SmallDisk(at: state, size: "24m")
-    }
-
-    override func tearDownWithError() throws {
-        defer { disk = nil }
-        try super.tearDownWithError()
+        mountedInTmp = try SmallDisk(at: state, size: "24m")
     }
 
     func testAFullStateDirectoryDisablesCaptureAndKeepsTheQueue() throws {
