@@ -160,12 +160,12 @@ final class OutboxRefusalFlowTests: OutboxUploadFlowTestCase {
         XCTAssertEqual(listed["attempts"]?.uint32Value, 1)
         XCTAssertEqual(try outboxState(c)["queued"]?.uint32Value, 0)
         XCTAssertEqual(try outboxState(c)["next_attempt"]?.uint64Value, 0, "no retry is scheduled")
-        XCTAssertEqual(nginx.puts, ["/small/\(photo.name).jpg 413"])
+        XCTAssertEqual(nginx.puts(count: 1), ["/small/\(photo.name).jpg 413"])
 
         // RetryUploads asks again (and answers NotFound for a name that is not waiting).
         XCTAssertEqual(try c.callManager("RetryUploads", [.string(photo.name)]).first?.uint32Value, 1)
         try c.waitForSignal("UploadFailed", path: session)
-        XCTAssertEqual(nginx.puts.count, 2)
+        XCTAssertEqual(nginx.puts(count: 2).count, 2)
         XCTAssertThrowsError(try c.callManager("RetryUploads", [.string(UUID().uuidString.lowercased())])) {
             XCTAssertEqual($0.shortName, "NotFound")
         }

@@ -56,6 +56,19 @@ public final class NginxServer {
         }
     }
 
+    /// The PUT requests once the access log holds `count` of them, or after `timeout` what it
+    /// holds: nginx logs a request after answering it, so a client that has its answer may look
+    /// before the line is there.
+    public func puts(count: Int, timeout: TimeInterval = 10) -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = puts
+        while seen.count < count, Date() < deadline {
+            usleep(20_000)
+            seen = puts
+        }
+        return seen
+    }
+
     /// The size of the largest request body nginx is still receiving (0 when none).
     public var partialUploadBytes: Int {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: bodyTemp.path)) ?? []
