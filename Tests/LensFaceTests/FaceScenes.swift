@@ -36,8 +36,8 @@ enum FaceScenes {
 
     private static func make(_ size: Size) throws -> (directory: TemporaryDirectory, scenes: [String: Scene]) {
         let directory = try TemporaryDirectory.forProcess(prefix: "lensface-scenes")
-        let sides = size.rawValue.split(separator: "x").map(String.init)
-        try TestTools.runOracle("face_scenes.py", [directory.url.path, "--width", sides[0], "--height", sides[1]])
+        let sides = size.rawValue.split(separator: "x").compactMap { Int($0) }
+        try FaceScenesOracle.write(to: directory.url, width: sides[0], height: sides[1])
         var scenes: [String: Scene] = [:]
         for name in names {
             let file = directory.file("\(name).jpg")

@@ -16,13 +16,7 @@ public final class DaemonUnderTest {
 
     /// Binaries copied where setpriv'd users can execute them (the build tree may not be reachable).
     public static func installedBinary(_ name: String) throws -> String {
-        // One directory per build tree: test runs of two checkouts must not swap binaries under each other.
-        let tree = TestTools.buildDirectory.path.unicodeScalars.reduce(into: UInt64(14_695_981_039_346_656_037)) {
-            $0 = ($0 ^ UInt64($1.value)) &* 1_099_511_628_211
-        }
-        let dir = "/tmp/lensd-test-bin-\(String(tree, radix: 16))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o755])
+        let dir = try TestTools.perBuildTreeDirectory("bin")
         let source = TestTools.buildDirectory.appendingPathComponent(name).path
         let target = "\(dir)/\(name)"
         let sourceDate = try FileManager.default.attributesOfItem(atPath: source)[.modificationDate] as? Date

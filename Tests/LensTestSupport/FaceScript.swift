@@ -11,7 +11,7 @@ public enum FaceScript {
     /// Writes the files of `steps` ("far:60", "centred:150", …) into the directory `frames`, the
     /// scenario frames into `scenes`; returns the scenario of each file, by index.
     public static func write(_ steps: [String], to frames: URL, scenes: URL) throws -> [String] {
-        try TestTools.runOracle("face_scenes.py", [scenes.path])
+        try FaceScenesOracle.write(to: scenes)
         let listing = try TestTools.runOracle("face_sequence.py", ["write", scenes.path, frames.path] + steps)
         return try JSONDecoder().decode([String].self, from: listing)
     }

@@ -89,7 +89,7 @@ public enum ReferenceValidator {
             }
             (status, json) = (r.status, r.stdout)
         } else {
-            (status, json) = try VerdictServer.shared.verdict(arguments)
+            (status, json) = try OracleServer.verdicts.ask(arguments)
         }
         do {
             var v = try JSONDecoder().decode(ReferenceVerdict.self, from: json)

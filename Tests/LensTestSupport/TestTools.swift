@@ -29,6 +29,21 @@ public enum TestTools {
         return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
+    /// /tmp/lensd-test-<name>-<hash of the build tree>, made if missing (mode 755): what the test
+    /// processes of one build tree share (its binaries, made fixtures); test runs of two checkouts
+    /// must not swap them under each other.
+    public static func perBuildTreeDirectory(_ name: String) throws -> String {
+        let directory = "/tmp/lensd-test-\(name)-\(fnv1a(buildDirectory.path.utf8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        return directory
+    }
+
+    /// The 64-bit FNV-1a hash of `bytes`, in hex: a short name for a path or a file's version.
+    public static func fnv1a(_ bytes: some Sequence<UInt8>) -> String {
+        String(bytes.reduce(into: UInt64(14_695_981_039_346_656_037)) { $0 = ($0 ^ UInt64($1)) &* 1_099_511_628_211 }, radix: 16)
+    }
+
     /// <repo>/.venv/bin/python; throws "run scripts/setup first" when it is missing.
     public static func python() throws -> String {
         let path = repoRoot.appendingPathComponent(".venv/bin/python").path

@@ -10,7 +10,7 @@ final class LensctlDetectFacesTests: XCTestCase {
 
     override func setUpWithError() throws {
         scenes = try temporaryDirectory(prefix: "lensctl-faces")
-        try TestTools.runOracle("face_scenes.py", [scenes.url.path])
+        try FaceScenesOracle.write(to: scenes.url)
         locale = try temporaryDirectory(prefix: "lensctl-locale")
         let catalog = locale.url.appendingPathComponent("de/LC_MESSAGES")
         try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)

@@ -197,7 +197,7 @@ enum FaceScenes {
     static let trySequence = [("no_face", 30), ("far", 30), ("off_centre", 30), ("close", 30), ("dark", 30), ("centred", 120)]
 
     static func writeTrySequence(to frames: URL, scenes: URL) throws {
-        _ = try TestTools.runOracle("face_scenes.py", [scenes.path])
+        try FaceScenesOracle.write(to: scenes)
         try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
         var index = 0
         for (scene, count) in trySequence {

@@ -24,7 +24,7 @@ final class VividVMTests: XCTestCase {
         let source = try TestJPEG.make(at: out.file("loopback-source.jpg"), width: 640, height: 480, seed: 7)
         // The face scenario frames VividDeviceTests plays through v4l2loopback, one file per step
         // and eight centred ones (each file's index drawn in it).
-        try TestTools.runOracle("face_scenes.py", [out.file("face-scenes").path])
+        try FaceScenesOracle.write(to: out.file("face-scenes"))
         let listing = try TestTools.runOracle("face_sequence.py", ["write", out.file("face-scenes").path, out.file("face-frames").path]
                                               + ["no_face:1", "far:1", "off_centre:1", "close:1", "dark:1", "centred:8"])
         try listing.write(to: out.file("face-frames/listing.json"))

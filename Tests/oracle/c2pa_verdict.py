@@ -3,10 +3,10 @@
 
 Usage:
   c2pa_verdict.py FILE [--trust-anchor PEM]... [--require-trusted] [--format MIME]
-  c2pa_verdict.py --serve   one verdict per line of stdin (a JSON list: the arguments above),
-                            answered by one line: the exit code, a space, the JSON object (one
-                            fresh c2pa Context and Reader each time; the tests keep one process
-                            rather than import c2pa-python ~1000 times)
+  c2pa_verdict.py --serve   one verdict per line of stdin (oracle_serve.py: a JSON list, the
+                            arguments above), answered by one line: the exit code, a space, the
+                            JSON object (one fresh c2pa Context and Reader each time; the tests
+                            keep one process rather than import c2pa-python ~1000 times)
 
 Prints ONE JSON object on stdout (always the same keys):
   validation_state      "Trusted" | "Valid" | "Invalid" | null (no manifest / error)
@@ -36,6 +36,8 @@ import json
 import re
 import sys
 import warnings
+
+from oracle_serve import serve
 
 EXIT_OK, EXIT_INVALID, EXIT_NO_MANIFEST, EXIT_ERROR = 0, 1, 2, 3
 
@@ -190,20 +192,17 @@ def verdict(argv):
     return finish(EXIT_OK if ok else EXIT_INVALID)
 
 
-def serve():
-    for line in sys.stdin:
-        try:
-            code, out = verdict(json.loads(line))
-        except SystemExit as e:  # argparse refused the arguments
-            code, out = EXIT_ERROR, {"error": f"bad arguments (exit {e.code})"}
-        print(code, json.dumps(out, default=str), flush=True)
-    return 0
+def served_verdict(argv):
+    try:
+        return verdict(argv)
+    except SystemExit as e:  # argparse refused the arguments
+        return EXIT_ERROR, {"error": f"bad arguments (exit {e.code})"}
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["--serve"]:
-        return serve()
+        return serve(served_verdict)
     code, out = verdict(argv)
     print(json.dumps(out, indent=1, default=str))
     return code

@@ -3,24 +3,9 @@ import LensTestSupport
 import XCTest
 
 /// Validates lensctl's --json output against docs/schemas/ with the venv's jsonschema
-/// (Draft 2020-12), every schema loaded into one registry so their cross-references resolve.
+/// (Draft 2020-12), every schema loaded into one registry so their cross-references resolve:
+/// Tests/oracle/json_schema_check.py, one process for the whole test process (OracleServer).
 enum JSONSchemaCheck {
-    private static let script = """
-    import json, pathlib, sys
-    from jsonschema import Draft202012Validator
-    from referencing import Registry, Resource
-    schemas = [json.loads(p.read_text()) for p in sorted(pathlib.Path(sys.argv[1]).glob("*.schema.json"))]
-    for schema in schemas:
-        Draft202012Validator.check_schema(schema)
-    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas)
-    validator = Draft202012Validator(next(s for s in schemas if s["$id"] == sys.argv[2]), registry=registry)
-    text = pathlib.Path(sys.argv[4]).read_text()
-    documents = [json.loads(line) for line in text.splitlines() if line.strip()] if sys.argv[3] == "lines" else [json.loads(text)]
-    errors = [f"{list(e.absolute_path)}: {e.message}" for d in documents for e in validator.iter_errors(d)]
-    print("\\n".join(errors) if errors else f"{len(documents)} valid")
-    sys.exit(1 if errors or not documents else 0)
-    """
-
     static let directory = TestTools.repoRoot.appendingPathComponent("docs/schemas")
 
     /// Asserts that `output` is valid under docs/schemas/lensctl-`schema`.schema.json; with
@@ -42,11 +27,11 @@ enum JSONSchemaCheck {
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("lensctl-json-\(UUID().uuidString).json")
         try output.write(to: input, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: input) }
-        let r = try runProcess([try TestTools.python(), "-c", script, directory.path, "urn:lensd:schema:lensctl-\(schema)",
-                                lines ? "lines" : "document", input.path])
-        // 1: the document does not validate; anything else (a broken schema: SchemaError) is no answer.
-        let report = String(decoding: r.stdout + r.stderr, as: UTF8.self)
-        guard r.status == 0 || (r.status == 1 && !report.contains("Traceback")) else { throw TestToolError(report) }
-        return (r.status == 0, report)
+        let (status, json) = try OracleServer.schemaChecks.ask([directory.path, "urn:lensd:schema:lensctl-\(schema)",
+                                                                 lines ? "lines" : "document", input.path])
+        let report = try JSONDecoder().decode([String: String].self, from: json)["report"] ?? ""
+        // 1: the document does not validate; 2 (a broken schema: SchemaError) is no answer.
+        guard status == 0 || status == 1 else { throw TestToolError(report) }
+        return (status == 0, report)
     }
 }
