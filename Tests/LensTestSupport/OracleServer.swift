@@ -3,9 +3,9 @@ import Synchronization
 
 /// One `--serve` process of an oracle script for the whole test process, asked one question at a
 /// time: each run of a script spends ~0.1–0.2 s of CPU importing its library (c2pa-python,
-/// jsonschema), and the suite asks about a thousand times. The answers are the script's own, as
-/// its command line would give them. The server reads its requests from a pipe, so it ends with
-/// the test process.
+/// jsonschema), and the suite asks for ~1000 verdicts and ~60 schema checks. The answers are the
+/// script's own, as its command line would give them. The server reads its requests from a pipe,
+/// so it ends with the test process.
 public final class OracleServer: Sendable {
     /// c2pa_verdict.py: a fresh c2pa Context and Reader for each verdict.
     static let verdicts = OracleServer(script: "c2pa_verdict.py")
