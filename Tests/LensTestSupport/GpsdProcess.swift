@@ -42,12 +42,18 @@ public final class GpsdProcess {
         }
     }
 
-    /// Sends `signal` to gpsd's PID and reaps it; harmless when it is not running.
+    /// Sends `signal` to gpsd's PID until it has exited, and reaps it; harmless when it is not
+    /// running. Once is not enough: gpsd 3.22's handler only sets a flag that its main loop reads
+    /// after select(), so a SIGTERM landing just before select() goes unseen while the receiver is
+    /// silent (a teardown waited 6 minutes in CI, until a second SIGTERM). After 10 s, SIGKILL.
     public func kill(signal: Int32 = SIGTERM) {
         guard let process else { return }
         self.process = nil
-        if process.isRunning {
-            _ = Glibc.kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(10)
+        try? waitUntil("gpsd's exit", timeout: 20) {
+            guard process.isRunning else { return true }
+            _ = Glibc.kill(process.processIdentifier, Date() < deadline ? signal : SIGKILL)
+            return false
         }
         process.waitUntilExit()
     }
