@@ -14,33 +14,38 @@ public final class DaemonUnderTest {
     public var environment: [String: String] = [:]
     private let directory: TemporaryDirectory
 
-    /// Binaries copied where setpriv'd users can execute them (the build tree may not be reachable).
+    /// Binaries copied where setpriv'd users can execute them (the build tree may not be reachable),
+    /// once per build: a copy with the build's size and time is kept.
     public static func installedBinary(_ name: String) throws -> String {
-        let dir = try TestTools.perBuildTreeDirectory("bin")
         let source = TestTools.buildDirectory.appendingPathComponent(name).path
-        let target = "\(dir)/\(name)"
-        let built = try FileManager.default.attributesOfItem(atPath: source)
-        let installed = try? FileManager.default.attributesOfItem(atPath: target)
-        let sourceDate = built[.modificationDate] as? Date
-        // The copy's time is set from the build's through a Double, and comes back up to a
-        // microsecond off: compared exactly, every call copied the binary again (13–17 MB, at
-        // each lensd start and lensctl run), widening the window for ETXTBSY below.
-        let installedDate = installed?[.modificationDate] as? Date
-        let upToDate = installed?[.size] as? UInt64 == built[.size] as? UInt64 && sourceDate != nil && installedDate != nil
-            && abs(sourceDate!.timeIntervalSince(installedDate!)) < 0.001
-        if !upToDate {
-            // Copied under another name, then renamed over the target: a test running the binary
-            // from several threads never executes a file being written (ETXTBSY) or missing.
-            let staged = "\(target).\(UUID().uuidString.prefix(8))"
-            try FileManager.default.copyItem(atPath: source, toPath: staged)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755, .modificationDate: sourceDate as Any],
-                                                  ofItemAtPath: staged)
-            guard rename(staged, target) == 0 else {
-                try? FileManager.default.removeItem(atPath: staged)
-                throw TestToolError("cannot install \(target): \(String(cString: strerror(errno)))")
-            }
+        let target = "\(try TestTools.perBuildTreeDirectory("bin"))/\(name)"
+        guard try !isCopy(target, of: source) else { return target }
+        // Copied by cp, a process of its own, under another name, then renamed over the target:
+        // no thread runs a file being written or missing, and no process of the tests ever holds
+        // the binary open for writing (a child forked meanwhile would keep that descriptor until
+        // its exec, and an exec of the binary then fails with ETXTBSY).
+        let staged = "\(target).\(UUID().uuidString.prefix(8))"
+        let copy = try runProcess(["cp", "--preserve=mode,timestamps", source, staged])
+        guard copy.status == 0 else {
+            try? FileManager.default.removeItem(atPath: staged)
+            throw TestToolError("cannot copy \(source): \(String(decoding: copy.stderr, as: UTF8.self))")
+        }
+        guard rename(staged, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: staged)
+            throw TestToolError("cannot install \(target): \(reason)")
         }
         return target
+    }
+
+    /// Whether `copy` has the size and the modification time of `source`. The times are compared
+    /// to a millisecond: read back through Date (a Double), equal times of two files can differ
+    /// by a few hundred nanoseconds, and compared exactly every call copied the binary again.
+    private static func isCopy(_ copy: String, of source: String) throws -> Bool {
+        let built = try FileManager.default.attributesOfItem(atPath: source)
+        guard let installed = try? FileManager.default.attributesOfItem(atPath: copy),
+              let builtAt = built[.modificationDate] as? Date, let installedAt = installed[.modificationDate] as? Date else { return false }
+        return installed[.size] as? UInt64 == built[.size] as? UInt64 && abs(builtAt.timeIntervalSince(installedAt)) < 0.001
     }
 
     /// `user` nil runs lensd as root (for tests that do not need the service user).

@@ -10,6 +10,7 @@ Usage:
   json_schema_check.py --serve   one check per line of stdin (oracle_serve.py), answered with
                                  {"report": the report}
 """
+import functools
 import json
 import pathlib
 import sys
@@ -21,13 +22,21 @@ from referencing import Registry, Resource
 from oracle_serve import serve
 
 
-def check(argv):
-    directory, schema_id, mode, path = argv
+@functools.lru_cache
+def load(directory):
+    """Every schema of the directory, each checked, by $id, and the registry of them all: once per
+    --serve process (a schema that does not check raises, and is not kept)."""
     schemas = [json.loads(p.read_text()) for p in sorted(pathlib.Path(directory).glob("*.schema.json"))]
     for schema in schemas:
         Draft202012Validator.check_schema(schema)
     registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas)
-    validator = Draft202012Validator(next(s for s in schemas if s["$id"] == schema_id), registry=registry)
+    return {s["$id"]: s for s in schemas}, registry
+
+
+def check(argv):
+    directory, schema_id, mode, path = argv
+    schemas, registry = load(directory)
+    validator = Draft202012Validator(schemas[schema_id], registry=registry)
     text = pathlib.Path(path).read_text()
     documents = [json.loads(line) for line in text.splitlines() if line.strip()] if mode == "lines" else [json.loads(text)]
     errors = [f"{list(e.absolute_path)}: {e.message}" for d in documents for e in validator.iter_errors(d)]
